@@ -1,0 +1,2 @@
+// Owned by the runtime-core work; filled in there.
+export {};

@@ -1,0 +1,143 @@
+/**
+ * The contract descriptor: what a generated module hands to the runtime. The generator emits one
+ * `contract.ts` per input document using exactly these types; `createReceiver` and `createSender`
+ * are generic over the event map `M` (event name → payload interface), so the public types are the
+ * generated interfaces and never `z.infer`.
+ */
+
+/** The Standard Schema v1 interface (https://standardschema.dev), implemented by zod v4 schemas. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (
+      value: unknown,
+    ) => StandardSchemaV1.Result<Output> | Promise<StandardSchemaV1.Result<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  };
+}
+
+export declare namespace StandardSchemaV1 {
+  type Result<Output> = SuccessResult<Output> | FailureResult;
+  interface SuccessResult<Output> {
+    readonly value: Output;
+    readonly issues?: undefined;
+  }
+  interface FailureResult {
+    readonly issues: ReadonlyArray<Issue>;
+  }
+  interface Issue {
+    readonly message: string;
+    readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+  }
+}
+
+/** How deliveries of a contract are signed. Default: Standard Webhooks. */
+export type SignatureConfig =
+  | { readonly kind: 'standard-webhooks' }
+  | {
+      /** A simple HMAC scheme, e.g. `X-Webhook-Signature: sha256=<hex>`. */
+      readonly kind: 'hmac';
+      /** Header that carries the signature (case-insensitive). */
+      readonly header: string;
+      readonly algorithm: 'sha256' | 'sha1' | 'sha512';
+      readonly encoding: 'hex' | 'base64';
+      /** Text before the signature value, e.g. `sha256=`. */
+      readonly prefix?: string;
+      /** Header with the Unix-seconds timestamp; when set it is signed and checked against the window. */
+      readonly timestampHeader?: string;
+      /** Header with the delivery id (used for dedupe when the envelope has no id). */
+      readonly idHeader?: string;
+      /**
+       * What is signed. `{body}`, `{timestamp}` and `{id}` are replaced; default `{body}`, or
+       * `{timestamp}.{body}` when `timestampHeader` is set.
+       */
+      readonly signedContent?: string;
+    }
+  | {
+      /** A provider preset implemented in the runtime (see runtime/presets). */
+      readonly kind: 'preset';
+      readonly preset: 'stripe' | 'github' | 'shopify' | 'slack' | 'twilio' | 'discord' | 'svix';
+    }
+  | { readonly kind: 'none' };
+
+/**
+ * Where the event id, type, timestamp and data sit in the body.
+ * - `envelope`: the body is `{ [id]: string, [type]: string, [timestamp]: ISO-8601, [data]: payload }`.
+ *   Field names default to `id`, `type`, `timestamp`, `data` (the Standard Webhooks envelope).
+ * - `bare`: the body is the payload itself (GitHub, Shopify); id and type come from headers/selector.
+ */
+export type EnvelopeConfig =
+  | {
+      readonly kind: 'envelope';
+      readonly fields?: {
+        readonly id?: string;
+        readonly type?: string;
+        readonly timestamp?: string;
+        readonly data?: string;
+        /** Optional field carrying the contract's API version, e.g. `apiVersion`. */
+        readonly apiVersion?: string;
+      };
+      /** Value the sender writes into the `apiVersion` field. */
+      readonly apiVersion?: string;
+    }
+  | { readonly kind: 'bare' };
+
+/**
+ * How a receiver finds which event a delivery is. Default: the envelope's type field.
+ * - `header` + optional `bodyField`: GitHub-style (`X-GitHub-Event: issues` plus body `action: opened`).
+ *   An event matches when the header equals `match.header` and, if the event has `match.body`, the
+ *   body field equals it.
+ * - `body`: a field of the body (dot path), e.g. `type` or `event`.
+ */
+export type SelectorConfig =
+  | { readonly kind: 'envelope-type' }
+  | { readonly kind: 'body'; readonly field: string }
+  | { readonly kind: 'header'; readonly header: string; readonly bodyField?: string };
+
+/** Retry schedule of a contract (see runtime/backoff.ts). Delays in seconds. */
+export type BackoffConfig =
+  | {
+      readonly kind: 'exponential';
+      readonly initialDelay: number;
+      readonly factor: number;
+      readonly maxDelay: number;
+      readonly maxAttempts: number;
+      readonly jitter?: JitterConfig;
+    }
+  | { readonly kind: 'list'; readonly delays: readonly number[]; readonly jitter?: JitterConfig };
+
+export type JitterConfig =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'full' }
+  | { readonly kind: 'percent'; readonly percent: number };
+
+export interface EventDefinition<T = unknown> {
+  readonly schema: StandardSchemaV1<unknown, T>;
+  /**
+   * Selector values of this event. Defaults: `body` = the event name for `body`/`envelope-type`
+   * selectors; for `header` selectors, `header` is required and `body` optional.
+   */
+  readonly match?: { readonly header?: string; readonly body?: string };
+  readonly deprecated?: boolean;
+  readonly summary?: string;
+}
+
+export type EventMapBase = { readonly [event: string]: unknown };
+
+export interface Contract<M extends EventMapBase = EventMapBase> {
+  readonly name: string;
+  readonly version?: string;
+  readonly events: { readonly [K in keyof M & string]: EventDefinition<M[K]> };
+  readonly signature: SignatureConfig;
+  readonly envelope: EnvelopeConfig;
+  readonly selector: SelectorConfig;
+  readonly retry?: BackoffConfig;
+}
+
+/** Identity helper that checks a descriptor against the event map. */
+export function defineContract<M extends EventMapBase>(contract: Contract<M>): Contract<M> {
+  return contract;
+}
+
+export type EventName<M extends EventMapBase> = keyof M & string;

@@ -1,0 +1,2 @@
+// Barrel of this feature folder; its owner fills it in.
+export {};

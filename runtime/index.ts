@@ -1,0 +1,16 @@
+/**
+ * `gen-webhooks/runtime`: imported by generated modules, usable alone. Drivers (better-sqlite3, pg,
+ * ioredis) are never imported here: stores take the user's driver instance.
+ */
+export * from './adapters/index.js';
+export * from './backoff.js';
+export * from './classify.js';
+export * from './contract.js';
+export * from './deliver/index.js';
+export * from './envelope.js';
+export * from './errors.js';
+export * from './manage/index.js';
+export * from './presets/index.js';
+export * from './receive/index.js';
+export * from './signing/index.js';
+export * from './stores/index.js';

@@ -1,0 +1,55 @@
+/**
+ * The one interface every signature scheme implements: Standard Webhooks, the simple HMAC scheme and
+ * every provider preset. Receivers call `verify`, senders call `sign`. Both may be sync or async
+ * (node:crypto is sync, Web Crypto is async); callers always `await`.
+ */
+
+/** Raw request body. Verification works on these bytes only, never on re-serialised JSON. */
+export type RawBody = string | Uint8Array | ArrayBuffer;
+
+/** Request headers: a Fetch `Headers`, or a plain record as Node's `IncomingMessage.headers` gives. */
+export type HeadersInput = Headers | { readonly [name: string]: string | readonly string[] | undefined };
+
+/** A secret: a `whsec_…`/provider string, or raw key bytes. Arrays mean rotation (any may match). */
+export type Secret = string | Uint8Array;
+
+export interface VerifyInput {
+  readonly headers: HeadersInput;
+  readonly body: RawBody;
+  /** Full public URL of the request (Twilio signs it). */
+  readonly url?: string;
+}
+
+/** What a successful verification learned from the transport. */
+export interface VerifiedDelivery {
+  /** Delivery/event id from a header (`webhook-id`, `X-GitHub-Delivery`, …), if the scheme has one. */
+  readonly id?: string;
+  /** Unix seconds from a signed timestamp header, if the scheme has one. */
+  readonly timestamp?: number;
+}
+
+export interface SignInput {
+  readonly id: string;
+  /** Unix seconds. */
+  readonly timestamp: number;
+  readonly body: RawBody;
+  readonly url?: string;
+}
+
+export interface SignatureScheme {
+  /** e.g. `standard-webhooks`, `hmac`, `stripe`. */
+  readonly name: string;
+  /** Returns the headers to add to the request (signature, and id/timestamp headers where the scheme has them). */
+  sign(input: SignInput): Record<string, string> | Promise<Record<string, string>>;
+  /** Throws `WebhookError` (and nothing else) when the delivery is not authentic or outside the window. */
+  verify(input: VerifyInput): VerifiedDelivery | Promise<VerifiedDelivery>;
+}
+
+export interface SchemeOptions {
+  /** One secret, or several during a rotation (signing uses all of them; verification accepts any). */
+  readonly secret: Secret | readonly Secret[];
+  /** Replay window in seconds, both directions. Default 300. */
+  readonly tolerance?: number;
+  /** Clock in milliseconds since the epoch (injectable for tests). Default `Date.now`. */
+  readonly now?: () => number;
+}
