@@ -1,0 +1,32 @@
+/** Byte helpers shared by signing, receiving and delivery. No Node-only APIs: Web runtimes use them too. */
+import { WebhookError } from './errors.js';
+import type { RawBody } from './signing/scheme.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/**
+ * The raw body as bytes. Rejects anything that is not a raw body with `parsed_body`: the most common
+ * webhook bug is verifying a JSON object a body parser already produced.
+ */
+export function toBytes(body: RawBody): Uint8Array {
+  if (typeof body === 'string') return encoder.encode(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  throw new WebhookError(
+    'parsed_body',
+    `Expected the raw request body (string, Buffer, Uint8Array or ArrayBuffer), got ${describe(body)}. ` +
+      'Signatures cover the exact bytes sent; read the body raw (e.g. express.raw()) instead of parsing it first.',
+  );
+}
+
+/** UTF-8 text of the body (invalid sequences become U+FFFD; use toBytes() for signing). */
+export function toText(body: RawBody): string {
+  return typeof body === 'string' ? body : decoder.decode(toBytes(body));
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object (already parsed?)' : typeof value;
+}
