@@ -1,2 +1,30 @@
-// Barrel of this feature folder; its owner fills it in.
-export {};
+/**
+ * Idempotency stores (one interface, several backends) and the ack-fast queue. Each store takes the
+ * user's driver instance and imports driver types only, so this barrel loads no driver.
+ */
+export { type MemoryStore, memoryStore } from './memory.js';
+export {
+  type PostgresStore,
+  type PostgresStoreOptions,
+  type PostgresTx,
+  postgresSchema,
+  postgresStore,
+} from './postgres.js';
+export { type RedisStoreOptions, redisStore } from './redis.js';
+export { RETRY_WINDOWS, type RetryWindowProvider } from './retry-windows.js';
+export { type SqliteStore, type SqliteStoreOptions, sqliteSchema, sqliteStore } from './sqlite.js';
+export {
+  type ClaimOptions,
+  type ClaimResult,
+  type CompleteOptions,
+  DEFAULT_LEASE_MS,
+  DEFAULT_TTL_MS,
+  type DequeueOptions,
+  type EventQueue,
+  type IdempotencyStore,
+  type QueuedEvent,
+  type ReleaseOptions,
+  type TransactionalStore,
+  type TransactionOptions,
+  type TransactionResult,
+} from './types.js';

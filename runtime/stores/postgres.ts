@@ -1,0 +1,301 @@
+/**
+ * PostgreSQL idempotency store and ack-fast queue on `pg` (a `Pool`, or a single `Client`).
+ *
+ * The claim is one `INSERT … ON CONFLICT DO UPDATE … WHERE expires_at <= now`: exactly one concurrent
+ * caller inserts (or takes over an expired lease). Transactional mode checks out a connection, runs
+ * `BEGIN`, takes a transaction-scoped advisory lock on the key (so a concurrent duplicate answers
+ * `in_progress` at once instead of blocking on the row), inserts the `done` row and runs the handler
+ * with that client as `tx`: the business write and the dedupe row commit together. If the process
+ * dies, the server rolls the transaction back when the connection drops, so no lease is needed.
+ * The queue is a table drained with `FOR UPDATE SKIP LOCKED`, so many workers can share it.
+ */
+import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
+import { WebhookError } from '../errors.js';
+import { sqlIdentifier } from './identifier.js';
+import { Mutex } from './mutex.js';
+import type {
+  ClaimOptions,
+  ClaimResult,
+  CompleteOptions,
+  DequeueOptions,
+  EventQueue,
+  QueuedEvent,
+  TransactionalStore,
+  TransactionOptions,
+  TransactionResult,
+} from './types.js';
+
+export interface PostgresStoreOptions {
+  /** Idempotency table; the queue table is `<table>_queue`. Default `webhook_idempotency`. */
+  readonly table?: string;
+  /** Schema of both tables. Default `public`. */
+  readonly schema?: string;
+  /** Create the tables on first use (idempotent). Default true; set false and run `migrate()` yourself. */
+  readonly autoMigrate?: boolean;
+}
+
+/** The transaction client handed to transactional handlers. */
+export type PostgresTx = PoolClient | Client;
+
+export interface PostgresStore extends TransactionalStore<PostgresTx> {
+  close(): Promise<void>;
+  readonly queue: EventQueue;
+  /** Create the tables if missing (safe to run concurrently from several processes). */
+  migrate(): Promise<void>;
+}
+
+/** DDL of the store's tables (idempotent). */
+export function postgresSchema(options: { table?: string; schema?: string } = {}): string {
+  const s = sqlIdentifier(options.schema ?? 'public', 'schema');
+  const t = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');
+  return `
+CREATE SCHEMA IF NOT EXISTS ${s};
+CREATE TABLE IF NOT EXISTS ${s}.${t} (
+  key text PRIMARY KEY,
+  state text NOT NULL CHECK (state IN ('inflight', 'done')),
+  token text,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${t}_expires_at ON ${s}.${t} (expires_at);
+CREATE TABLE IF NOT EXISTS ${s}.${t}_queue (
+  seq bigserial PRIMARY KEY,
+  key text NOT NULL UNIQUE,
+  payload text NOT NULL,
+  status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'failed')),
+  attempts integer NOT NULL DEFAULT 0,
+  available_at bigint NOT NULL,
+  locked_until bigint NOT NULL DEFAULT 0,
+  last_error text,
+  created_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${t}_queue_due ON ${s}.${t}_queue (status, available_at);
+`;
+}
+
+function isPool(value: Pool | Client): value is Pool {
+  return typeof (value as Pool).totalCount === 'number';
+}
+
+function storeError(operation: string, cause: unknown): WebhookError {
+  if (cause instanceof WebhookError) return cause;
+  return new WebhookError('store_error', `PostgreSQL store: ${operation} failed`, { cause });
+}
+
+export function postgresStore(db: Pool | Client, options: PostgresStoreOptions = {}): PostgresStore {
+  const schema = sqlIdentifier(options.schema ?? 'public', 'schema');
+  const table = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');
+  const t = `${schema}.${table}`;
+  const q = `${schema}.${table}_queue`;
+  // A single Client is one connection: transactions on it must not interleave with other queries.
+  const clientLock = isPool(db) ? undefined : new Mutex();
+  let migrated: Promise<void> | undefined;
+
+  const migrate = (): Promise<void> => {
+    migrated ??= withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        // Concurrent CREATE … IF NOT EXISTS can still collide in the catalog; serialise them.
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext('gen-webhooks:migrate:' || $1))`, [t]);
+        await client.query(postgresSchema({ table, schema }));
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    }, true).catch((cause: unknown) => {
+      migrated = undefined;
+      throw storeError('migrate', cause);
+    });
+    return migrated;
+  };
+
+  async function withClient<T>(
+    fn: (client: PoolClient | Client) => Promise<T>,
+    skipMigrate = false,
+  ): Promise<T> {
+    if (!skipMigrate && options.autoMigrate !== false) await migrate();
+    if (!isPool(db)) return (clientLock as Mutex).run(() => fn(db));
+    let client: PoolClient;
+    try {
+      client = await db.connect();
+    } catch (cause) {
+      throw storeError('connect', cause);
+    }
+    let failed: Error | undefined;
+    try {
+      return await fn(client);
+    } catch (error) {
+      failed = error instanceof Error ? error : undefined;
+      throw error;
+    } finally {
+      // A connection that failed mid-transaction is destroyed rather than reused.
+      client.release(failed);
+    }
+  }
+
+  const query = async <R extends QueryResultRow>(
+    name: string,
+    text: string,
+    values: unknown[],
+  ): Promise<{ rows: R[]; rowCount: number }> => {
+    try {
+      if (options.autoMigrate !== false) await migrate();
+      const result =
+        clientLock === undefined
+          ? await db.query<R>(text, values)
+          : await clientLock.run(() => db.query<R>(text, values));
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    } catch (cause) {
+      throw storeError(name, cause);
+    }
+  };
+
+  const claimSql = `INSERT INTO ${t} (key, state, token, expires_at) VALUES ($1, 'inflight', $2, $3)
+    ON CONFLICT (key) DO UPDATE SET state = 'inflight', token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+    WHERE ${t}.expires_at <= $4`;
+  const markDoneSql = `INSERT INTO ${t} (key, state, token, expires_at) VALUES ($1, 'done', NULL, $2)
+    ON CONFLICT (key) DO UPDATE SET state = 'done', token = NULL, expires_at = EXCLUDED.expires_at
+    WHERE ${t}.expires_at <= $3`;
+  const stateSql = `SELECT state, expires_at FROM ${t} WHERE key = $1`;
+
+  const classify = (row: { state: string; expires_at: string } | undefined, now: number): ClaimResult => {
+    if (row === undefined || Number(row.expires_at) <= now) return 'claimed';
+    return row.state === 'done' ? 'duplicate' : 'in_progress';
+  };
+
+  const queue: EventQueue = {
+    async enqueue(key, payload, { now }) {
+      const { rowCount } = await query(
+        'enqueue',
+        `INSERT INTO ${q} (key, payload, available_at, created_at) VALUES ($1, $2, $3, $3)
+         ON CONFLICT (key) DO UPDATE SET status = 'pending', payload = EXCLUDED.payload, attempts = 0,
+           available_at = EXCLUDED.available_at, locked_until = 0, last_error = NULL
+         WHERE ${q}.status = 'failed'`,
+        [key, payload, now],
+      );
+      return rowCount > 0;
+    },
+    async dequeue({ now, leaseMs, limit }: DequeueOptions) {
+      const { rows } = await query<{ seq: string; key: string; payload: string; attempts: number }>(
+        'dequeue',
+        `UPDATE ${q} SET locked_until = $2, attempts = attempts + 1
+         WHERE seq IN (SELECT seq FROM ${q} WHERE status = 'pending' AND available_at <= $1 AND locked_until <= $1
+                       ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING seq, key, payload, attempts`,
+        [now, now + leaseMs, limit],
+      );
+      return rows
+        .map(
+          (row): QueuedEvent => ({
+            seq: String(row.seq),
+            key: row.key,
+            payload: row.payload,
+            attempts: row.attempts,
+          }),
+        )
+        .sort((a, b) => Number(a.seq) - Number(b.seq));
+    },
+    async ack(seq) {
+      await query('ack', `DELETE FROM ${q} WHERE seq = $1`, [seq]);
+    },
+    async retry(seq, { availableAt, error }) {
+      await query(
+        'retry',
+        `UPDATE ${q} SET available_at = $2, locked_until = 0, last_error = $3 WHERE seq = $1`,
+        [seq, availableAt, error],
+      );
+    },
+    async fail(seq, { error }) {
+      await query(
+        'fail',
+        `UPDATE ${q} SET status = 'failed', locked_until = 0, last_error = $2 WHERE seq = $1`,
+        [seq, error],
+      );
+    },
+    async counts() {
+      const { rows } = await query<{ pending: string; failed: string }>(
+        'counts',
+        `SELECT count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'failed') AS failed FROM ${q}`,
+        [],
+      );
+      return { pending: Number(rows[0]?.pending ?? 0), failed: Number(rows[0]?.failed ?? 0) };
+    },
+  };
+
+  return {
+    name: 'postgres',
+    queue,
+    migrate,
+    async close() {
+      // The pool/client belongs to the caller.
+    },
+    async claim(key: string, { leaseMs, now, token }: ClaimOptions): Promise<ClaimResult> {
+      // Bounded: the second round only happens when the row vanished between the two statements.
+      for (let round = 0; round < 3; round++) {
+        const inserted = await query('claim', claimSql, [key, token, now + leaseMs, now]);
+        if (inserted.rowCount > 0) return 'claimed';
+        const { rows } = await query<{ state: string; expires_at: string }>('claim', stateSql, [key]);
+        const state = classify(rows[0], now);
+        if (state !== 'claimed') return state;
+      }
+      return 'in_progress';
+    },
+    async complete(key: string, { ttlMs, now }: CompleteOptions) {
+      await query(
+        'complete',
+        `INSERT INTO ${t} (key, state, token, expires_at) VALUES ($1, 'done', NULL, $2)
+         ON CONFLICT (key) DO UPDATE SET state = 'done', token = NULL, expires_at = EXCLUDED.expires_at`,
+        [key, now + ttlMs],
+      );
+    },
+    async release(key, { token }) {
+      await query('release', `DELETE FROM ${t} WHERE key = $1 AND state = 'inflight' AND token = $2`, [
+        key,
+        token,
+      ]);
+    },
+    async cleanup(now: number) {
+      return (await query('cleanup', `DELETE FROM ${t} WHERE expires_at <= $1`, [now])).rowCount;
+    },
+    async transaction<T>(
+      key: string,
+      { ttlMs, now }: TransactionOptions,
+      fn: (tx: PostgresTx) => T | Promise<T>,
+    ): Promise<TransactionResult<T>> {
+      const run = async (client: PoolClient | Client): Promise<TransactionResult<T>> => {
+        const sql = async <R extends QueryResultRow>(name: string, text: string, values: unknown[] = []) => {
+          try {
+            return await client.query<R>(text, values);
+          } catch (cause) {
+            throw storeError(name, cause);
+          }
+        };
+        await sql('begin', 'BEGIN');
+        try {
+          const locked = await sql<{ locked: boolean }>(
+            'lock',
+            'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+            [`${t}:${key}`],
+          );
+          if (locked.rows[0]?.locked !== true) {
+            await sql('rollback', 'ROLLBACK');
+            return { status: 'in_progress' };
+          }
+          const inserted = await sql('claim', markDoneSql, [key, now + ttlMs, now]);
+          if ((inserted.rowCount ?? 0) === 0) {
+            const { rows } = await sql<{ state: string; expires_at: string }>('claim', stateSql, [key]);
+            await sql('rollback', 'ROLLBACK');
+            return { status: classify(rows[0], now) === 'duplicate' ? 'duplicate' : 'in_progress' };
+          }
+          const value = await fn(client);
+          await sql('commit', 'COMMIT');
+          return { status: 'committed', value };
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw error;
+        }
+      };
+      return withClient(run);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { redisStore } from './redis.js';
+import { RETRY_WINDOWS } from './retry-windows.js';
+import { runStoreSuite } from './store-suite.js';
+import { DEFAULT_TTL_MS } from './types.js';
+
+const url = process.env['REDIS_URL'];
+if (url === undefined) console.warn('skipping Redis store tests: REDIS_URL is not set');
+
+const prefix = `gw-test:${randomUUID()}:`;
+const clients: Redis[] = [];
+const client = (): Redis => {
+  const c = new Redis(url ?? '', { lazyConnect: false, maxRetriesPerRequest: 1 });
+  clients.push(c);
+  return c;
+};
+
+afterAll(async () => {
+  if (url === undefined) return;
+  const c = clients[0] ?? client();
+  const keys = await c.keys(`${prefix}*`);
+  if (keys.length > 0) await c.del(...keys);
+  await Promise.all(clients.map((c) => c.quit()));
+});
+
+runStoreSuite('redis', {
+  skip: url === undefined,
+  expiresItself: true,
+  create: () => redisStore(client(), { prefix: `${prefix}suite:` }),
+});
+
+describe.skipIf(url === undefined)('redisStore', () => {
+  it('writes done keys with a Redis TTL (default 7 days) and leases with the lease length', async () => {
+    const c = client();
+    const store = redisStore(c, { prefix: `${prefix}ttl:` });
+    expect(store.ttlMs).toBe(DEFAULT_TTL_MS);
+    await store.claim('k', { leaseMs: 30_000, now: Date.now(), token: 't' });
+    const lease = await c.pttl(`${prefix}ttl:k`);
+    expect(lease).toBeGreaterThan(0);
+    expect(lease).toBeLessThanOrEqual(30_000);
+    await store.complete('k', { ttlMs: RETRY_WINDOWS.stripe, now: Date.now() });
+    const ttl = await c.pttl(`${prefix}ttl:k`);
+    expect(ttl).toBeGreaterThan(RETRY_WINDOWS.stripe - 60_000);
+    expect(ttl).toBeLessThanOrEqual(RETRY_WINDOWS.stripe);
+  });
+
+  it('uses a per-provider preset as the store default', () => {
+    expect(redisStore(client(), { prefix, ttlMs: RETRY_WINDOWS.shopify }).ttlMs).toBe(RETRY_WINDOWS.shopify);
+    expect(RETRY_WINDOWS.stripe).toBeGreaterThan(3 * 24 * 3600 * 1000);
+  });
+
+  it('lets a lease expire in real time (PX) so a crashed holder does not block retries', async () => {
+    const store = redisStore(client(), { prefix: `${prefix}px:` });
+    expect(await store.claim('k', { leaseMs: 50, now: Date.now(), token: 'a' })).toBe('claimed');
+    // Bounded wait for Redis to expire the key (not a timing assertion: we poll until it happens).
+    for (let i = 0; i < 100; i++) {
+      const r = await store.claim('k', { leaseMs: 50, now: Date.now(), token: `b${i}` });
+      if (r === 'claimed') return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('lease never expired');
+  });
+});

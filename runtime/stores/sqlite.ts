@@ -1,0 +1,300 @@
+/**
+ * SQLite idempotency store and ack-fast queue on better-sqlite3 (the embedded default).
+ *
+ * Pass your own `Database` or a file path; with a path, better-sqlite3 is loaded lazily and the file
+ * is opened in WAL mode (readers never block the writer; several processes may share the file).
+ * better-sqlite3 is synchronous, so each operation is one atomic statement (or a short transaction)
+ * that no other request of this process can interleave with.
+ *
+ * Transactional mode opens `BEGIN IMMEDIATE` (the write lock, so concurrent processes cannot insert
+ * the same key) and runs the handler with the connection as `tx`. A synchronous handler is the
+ * intended shape: better-sqlite3 is sync and the write lock is held only for the handler's duration.
+ * An async handler also works; while it awaits, the store's other operations on this connection wait
+ * behind an in-process lock so they cannot leak into the open transaction — but code elsewhere that
+ * uses the same connection would, so keep the connection to the webhook path or use sync handlers.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { WebhookError } from '../errors.js';
+import { sqlIdentifier } from './identifier.js';
+import { Mutex } from './mutex.js';
+import type {
+  ClaimOptions,
+  ClaimResult,
+  CompleteOptions,
+  DequeueOptions,
+  EventQueue,
+  QueuedEvent,
+  TransactionalStore,
+  TransactionOptions,
+  TransactionResult,
+} from './types.js';
+
+type Database = BetterSqlite3.Database;
+
+export interface SqliteStoreOptions {
+  /** Idempotency table; the queue table is `<table>_queue`. Default `webhook_idempotency`. */
+  readonly table?: string;
+  /**
+   * `synchronous` pragma when the store opens the file itself. `normal` (default) is durable across
+   * process crashes in WAL mode; `full` also survives power loss at the cost of an fsync per commit.
+   */
+  readonly synchronous?: 'normal' | 'full';
+}
+
+export interface SqliteStore extends TransactionalStore<Database> {
+  close(): Promise<void>;
+  readonly queue: EventQueue;
+  /** The connection in use (after the first operation when opened from a path). */
+  database(): Promise<Database>;
+}
+
+interface Statements {
+  claim: BetterSqlite3.Statement<[{ key: string; token: string; expires: number; now: number }]>;
+  markDone: BetterSqlite3.Statement<[{ key: string; expires: number; now: number }]>;
+  state: BetterSqlite3.Statement<[string], { state: string; expires_at: number }>;
+  complete: BetterSqlite3.Statement<[{ key: string; expires: number }]>;
+  release: BetterSqlite3.Statement<[{ key: string; token: string }]>;
+  cleanup: BetterSqlite3.Statement<[number]>;
+  enqueue: BetterSqlite3.Statement<[{ key: string; payload: string; now: number }]>;
+  dequeue: BetterSqlite3.Statement<
+    [{ now: number; until: number; limit: number }],
+    { seq: number; key: string; payload: string; attempts: number }
+  >;
+  ack: BetterSqlite3.Statement<[number]>;
+  retry: BetterSqlite3.Statement<[{ seq: number; at: number; error: string }]>;
+  fail: BetterSqlite3.Statement<[{ seq: number; error: string }]>;
+  counts: BetterSqlite3.Statement<[], { pending: number | null; failed: number | null }>;
+}
+
+/** DDL of the store's tables (idempotent). */
+export function sqliteSchema(table = 'webhook_idempotency'): string {
+  const t = sqlIdentifier(table, 'table');
+  return `
+CREATE TABLE IF NOT EXISTS ${t} (
+  key TEXT PRIMARY KEY,
+  state TEXT NOT NULL CHECK (state IN ('inflight', 'done')),
+  token TEXT,
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ${t}_expires_at ON ${t} (expires_at);
+CREATE TABLE IF NOT EXISTS ${t}_queue (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  key TEXT NOT NULL UNIQUE,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'failed')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  available_at INTEGER NOT NULL,
+  locked_until INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${t}_queue_due ON ${t}_queue (status, available_at);
+`;
+}
+
+function prepare(db: Database, t: string): Statements {
+  const q = `${t}_queue`;
+  return {
+    // One statement: insert, or take over a row whose lease or TTL has expired.
+    claim: db.prepare(
+      `INSERT INTO ${t} (key, state, token, expires_at) VALUES (@key, 'inflight', @token, @expires)
+       ON CONFLICT (key) DO UPDATE SET state = 'inflight', token = excluded.token, expires_at = excluded.expires_at
+       WHERE ${t}.expires_at <= @now`,
+    ),
+    markDone: db.prepare(
+      `INSERT INTO ${t} (key, state, token, expires_at) VALUES (@key, 'done', NULL, @expires)
+       ON CONFLICT (key) DO UPDATE SET state = 'done', token = NULL, expires_at = excluded.expires_at
+       WHERE ${t}.expires_at <= @now`,
+    ),
+    state: db.prepare(`SELECT state, expires_at FROM ${t} WHERE key = ?`),
+    complete: db.prepare(
+      `INSERT INTO ${t} (key, state, token, expires_at) VALUES (@key, 'done', NULL, @expires)
+       ON CONFLICT (key) DO UPDATE SET state = 'done', token = NULL, expires_at = excluded.expires_at`,
+    ),
+    release: db.prepare(`DELETE FROM ${t} WHERE key = @key AND state = 'inflight' AND token = @token`),
+    cleanup: db.prepare(`DELETE FROM ${t} WHERE expires_at <= ?`),
+    // A dead-lettered key delivered again (e.g. a manual redelivery) is queued afresh.
+    enqueue: db.prepare(
+      `INSERT INTO ${q} (key, payload, available_at, created_at) VALUES (@key, @payload, @now, @now)
+       ON CONFLICT (key) DO UPDATE SET status = 'pending', payload = excluded.payload, attempts = 0,
+         available_at = excluded.available_at, locked_until = 0, last_error = NULL
+       WHERE ${q}.status = 'failed'`,
+    ),
+    dequeue: db.prepare(
+      `UPDATE ${q} SET locked_until = @until, attempts = attempts + 1
+       WHERE seq IN (SELECT seq FROM ${q} WHERE status = 'pending' AND available_at <= @now AND locked_until <= @now
+                     ORDER BY seq LIMIT @limit)
+       RETURNING seq, key, payload, attempts`,
+    ),
+    ack: db.prepare(`DELETE FROM ${q} WHERE seq = ?`),
+    retry: db.prepare(
+      `UPDATE ${q} SET available_at = @at, locked_until = 0, last_error = @error WHERE seq = @seq`,
+    ),
+    fail: db.prepare(
+      `UPDATE ${q} SET status = 'failed', locked_until = 0, last_error = @error WHERE seq = @seq`,
+    ),
+    counts: db.prepare(
+      `SELECT SUM(status = 'pending') AS pending, SUM(status = 'failed') AS failed FROM ${q}`,
+    ),
+  };
+}
+
+async function openDatabase(path: string, synchronous: 'normal' | 'full'): Promise<Database> {
+  // A variable specifier keeps bundlers for Web runtimes from trying to resolve the native driver.
+  const specifier = 'better-sqlite3';
+  let mod: { default: typeof BetterSqlite3 };
+  try {
+    mod = (await import(specifier)) as { default: typeof BetterSqlite3 };
+  } catch (cause) {
+    throw new WebhookError(
+      'invalid_config',
+      'sqliteStore(path) needs the better-sqlite3 package: npm i better-sqlite3',
+      {
+        cause,
+      },
+    );
+  }
+  const db = new mod.default(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  return db;
+}
+
+function storeError(operation: string, cause: unknown): WebhookError {
+  if (cause instanceof WebhookError) return cause;
+  return new WebhookError('store_error', `SQLite store: ${operation} failed`, { cause });
+}
+
+export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOptions = {}): SqliteStore {
+  const table = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');
+  const owned = typeof dbOrPath === 'string';
+  const lock = new Mutex();
+  let ready: Promise<{ db: Database; s: Statements }> | undefined;
+
+  const init = (): Promise<{ db: Database; s: Statements }> => {
+    ready ??= (async () => {
+      const db =
+        typeof dbOrPath === 'string'
+          ? await openDatabase(dbOrPath, options.synchronous ?? 'normal')
+          : dbOrPath;
+      db.exec(sqliteSchema(table));
+      return { db, s: prepare(db, table) };
+    })().catch((cause: unknown) => {
+      ready = undefined;
+      throw storeError('open', cause);
+    });
+    return ready;
+  };
+
+  /**
+   * Runs a synchronous operation. While a transactional handler awaits inside an open transaction,
+   * operations queue behind it instead of joining (and being rolled back with) that transaction.
+   */
+  const op = async <T>(name: string, fn: (db: Database, s: Statements) => T): Promise<T> => {
+    const { db, s } = await init();
+    const run = (): T => {
+      try {
+        return fn(db, s);
+      } catch (cause) {
+        throw storeError(name, cause);
+      }
+    };
+    return lock.idle ? run() : lock.run(run);
+  };
+
+  const stateOf = (s: Statements, key: string, now: number): ClaimResult => {
+    const row = s.state.get(key);
+    if (row === undefined || row.expires_at <= now) return 'claimed';
+    return row.state === 'done' ? 'duplicate' : 'in_progress';
+  };
+
+  const queue: EventQueue = {
+    enqueue: (key, payload, { now }) =>
+      op('enqueue', (_db, s) => s.enqueue.run({ key, payload, now }).changes > 0),
+    dequeue: ({ now, leaseMs, limit }: DequeueOptions) =>
+      op('dequeue', (_db, s) =>
+        s.dequeue.all({ now, until: now + leaseMs, limit }).map(
+          (row): QueuedEvent => ({
+            seq: String(row.seq),
+            key: row.key,
+            payload: row.payload,
+            attempts: row.attempts,
+          }),
+        ),
+      ),
+    ack: (seq) =>
+      op('ack', (_db, s) => {
+        s.ack.run(Number(seq));
+      }),
+    retry: (seq, { availableAt, error }) =>
+      op('retry', (_db, s) => {
+        s.retry.run({ seq: Number(seq), at: availableAt, error });
+      }),
+    fail: (seq, { error }) =>
+      op('fail', (_db, s) => {
+        s.fail.run({ seq: Number(seq), error });
+      }),
+    counts: () =>
+      op('counts', (_db, s) => {
+        const row = s.counts.get();
+        return { pending: row?.pending ?? 0, failed: row?.failed ?? 0 };
+      }),
+  };
+
+  return {
+    name: 'sqlite',
+    queue,
+    database: async () => (await init()).db,
+    claim: (key: string, { leaseMs, now, token }: ClaimOptions) =>
+      op('claim', (db, s) =>
+        db.transaction((): ClaimResult => {
+          if (s.claim.run({ key, token, expires: now + leaseMs, now }).changes > 0) return 'claimed';
+          const state = stateOf(s, key, now);
+          // Unreachable inside this transaction, but never report a claim we did not make.
+          return state === 'claimed' ? 'in_progress' : state;
+        })(),
+      ),
+    complete: (key: string, { ttlMs, now }: CompleteOptions) =>
+      op('complete', (_db, s) => {
+        s.complete.run({ key, expires: now + ttlMs });
+      }),
+    release: (key, { token }) =>
+      op('release', (_db, s) => {
+        s.release.run({ key, token });
+      }),
+    cleanup: (now: number) => op('cleanup', (_db, s) => s.cleanup.run(now).changes),
+    async transaction<T>(
+      key: string,
+      { ttlMs, now }: TransactionOptions,
+      fn: (tx: Database) => T | Promise<T>,
+    ): Promise<TransactionResult<T>> {
+      const { db, s } = await init();
+      return lock.run(async (): Promise<TransactionResult<T>> => {
+        try {
+          db.exec('BEGIN IMMEDIATE');
+        } catch (cause) {
+          throw storeError('begin', cause);
+        }
+        try {
+          if (s.markDone.run({ key, expires: now + ttlMs, now }).changes === 0) {
+            const state = stateOf(s, key, now);
+            db.exec('ROLLBACK');
+            return { status: state === 'duplicate' ? 'duplicate' : 'in_progress' };
+          }
+          const value = await fn(db);
+          db.exec('COMMIT');
+          return { status: 'committed', value };
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      });
+    },
+    async close() {
+      if (!owned || ready === undefined) return;
+      const { db } = await ready;
+      db.close();
+      ready = undefined;
+    },
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * The behaviour every IdempotencyStore must have, run by each store's test file against a real backend.
+ * Clocks are injected (`now` is an argument of every operation), so lease expiry and TTLs are tested
+ * without waiting.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IdempotencyStore } from './types.js';
+
+export interface StoreSuiteOptions<Tx> {
+  /** Builds the store under test (unique tables/prefixes per test file). */
+  readonly create: () => Promise<IdempotencyStore<Tx>> | IdempotencyStore<Tx>;
+  /** Called once after the suite (drop tables, close clients). */
+  readonly teardown?: () => Promise<void>;
+  /** The backend expires keys itself, so `cleanup` removes nothing. */
+  readonly expiresItself?: boolean;
+  /** Skip the whole suite (e.g. no DATABASE_URL). */
+  readonly skip?: boolean;
+}
+
+const T0 = 1_700_000_000_000;
+const LEASE = 30_000;
+const TTL = 60_000;
+
+export function runStoreSuite<Tx>(name: string, options: StoreSuiteOptions<Tx>): void {
+  describe.skipIf(options.skip === true)(`${name}: IdempotencyStore contract`, () => {
+    let store: IdempotencyStore<Tx>;
+    const prefix = `${name}-${randomUUID()}`;
+    let counter = 0;
+    const key = (): string => `${prefix}:${++counter}`;
+
+    beforeAll(async () => {
+      store = await options.create();
+    });
+    afterAll(async () => {
+      await store?.close?.();
+      await options.teardown?.();
+    });
+
+    it('claims a new key once, reports in_progress while leased and duplicate once done', async () => {
+      const k = key();
+      expect(await store.claim(k, { leaseMs: LEASE, now: T0, token: 'a' })).toBe('claimed');
+      expect(await store.claim(k, { leaseMs: LEASE, now: T0 + 1, token: 'b' })).toBe('in_progress');
+      await store.complete(k, { ttlMs: TTL, now: T0 + 2 });
+      expect(await store.claim(k, { leaseMs: LEASE, now: T0 + 3, token: 'c' })).toBe('duplicate');
+    });
+
+    it('keeps keys independent', async () => {
+      const a = key();
+      const b = key();
+      expect(await store.claim(a, { leaseMs: LEASE, now: T0, token: 'a' })).toBe('claimed');
+      expect(await store.claim(b, { leaseMs: LEASE, now: T0, token: 'b' })).toBe('claimed');
+      await store.complete(a, { ttlMs: TTL, now: T0 });
+      expect(await store.claim(b, { leaseMs: LEASE, now: T0, token: 'c' })).toBe('in_progress');
+    });
+
+    it('lets the owner release a claim so a retry can process the event', async () => {
+      const k = key();
+      expect(await store.claim(k, { leaseMs: LEASE, now: T0, token: 'owner' })).toBe('claimed');
+      await store.release(k, { token: 'owner' });
+      expect(await store.claim(k, { leaseMs: LEASE, now: T0 + 1, token: 'retry' })).toBe('claimed');
+    });
+
+    it('ignores a release by a token that does not hold the lease', async () => {
+      const k = key();
+      expect(await store.claim(k, { leaseMs: LEASE, now: T0, token: 'owner' })).toBe('claimed');
+      await store.release(k, { token: 'someone-else' });
+      expect(await store.claim(k, { leaseMs: LEASE, now: T0 + 1, token: 'x' })).toBe('in_progress');
+    });
+
+    it('never releases a completed key', async () => {
+      const k = key();
+      expect(await store.claim(k, { leaseMs: LEASE, now: T0, token: 'owner' })).toBe('claimed');
+      await store.complete(k, { ttlMs: TTL, now: T0 });
+      await store.release(k, { token: 'owner' });
+      expect(await store.claim(k, { leaseMs: LEASE, now: T0 + 1, token: 'x' })).toBe('duplicate');
+    });
+
+    it('lets a claim be taken over exactly when its lease expires (injected clock)', async () => {
+      const k = key();
+      expect(await store.claim(k, { leaseMs: 1000, now: T0, token: 'dead' })).toBe('claimed');
+      expect(await store.claim(k, { leaseMs: 1000, now: T0 + 999, token: 'early' })).toBe('in_progress');
+      expect(await store.claim(k, { leaseMs: 1000, now: T0 + 1000, token: 'next' })).toBe('claimed');
+      // The presumed-dead holder wakes up: its release must not free the new owner's lease.
+      await store.release(k, { token: 'dead' });
+      expect(await store.claim(k, { leaseMs: 1000, now: T0 + 1001, token: 'third' })).toBe('in_progress');
+      await store.complete(k, { ttlMs: TTL, now: T0 + 1500 });
+      expect(await store.claim(k, { leaseMs: 1000, now: T0 + 1600, token: 'late' })).toBe('duplicate');
+    });
+
+    it('forgets a done key after its TTL and cleanup removes expired keys', async () => {
+      const keys = [key(), key(), key()];
+      for (const k of keys) {
+        expect(await store.claim(k, { leaseMs: LEASE, now: T0, token: 't' })).toBe('claimed');
+        await store.complete(k, { ttlMs: 5000, now: T0 });
+      }
+      const kept = key();
+      expect(await store.claim(kept, { leaseMs: LEASE, now: T0, token: 't' })).toBe('claimed');
+      await store.complete(kept, { ttlMs: 10 * TTL, now: T0 });
+
+      expect(await store.cleanup(T0 + 4999)).toBe(0);
+      expect(await store.claim(keys[0] as string, { leaseMs: LEASE, now: T0 + 4999, token: 'u' })).toBe(
+        'duplicate',
+      );
+      const removed = await store.cleanup(T0 + 5000);
+      if (options.expiresItself === true) expect(removed).toBe(0);
+      else expect(removed).toBeGreaterThanOrEqual(3);
+      expect(await store.claim(keys[1] as string, { leaseMs: LEASE, now: T0 + 5000, token: 'v' })).toBe(
+        'claimed',
+      );
+      expect(await store.claim(kept, { leaseMs: LEASE, now: T0 + 5000, token: 'v' })).toBe('duplicate');
+    });
+
+    it('grants exactly one of 50 concurrent claims', async () => {
+      const k = key();
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => store.claim(k, { leaseMs: LEASE, now: T0, token: `t${i}` })),
+      );
+      expect(results.filter((r) => r === 'claimed')).toHaveLength(1);
+      expect(results.filter((r) => r === 'in_progress')).toHaveLength(49);
+    });
+
+    it('transaction: commits the done row with the work, rolls both back on failure', async (ctx) => {
+      const tx = store.transaction?.bind(store);
+      if (tx === undefined) {
+        ctx.skip(`${name} has no transactional mode`);
+        return;
+      }
+      const opts = { leaseMs: LEASE, ttlMs: TTL, now: T0, token: 't' };
+      const failing = key();
+      await expect(
+        tx(failing, opts, () => {
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      // The rollback removed the dedupe row: the retry runs.
+      expect(await tx(failing, opts, () => 7)).toEqual({ status: 'committed', value: 7 });
+      expect(await tx(failing, opts, () => 8)).toEqual({ status: 'duplicate' });
+      expect(await store.claim(failing, { leaseMs: LEASE, now: T0, token: 'x' })).toBe('duplicate');
+
+      const leased = key();
+      expect(await store.claim(leased, { leaseMs: LEASE, now: T0, token: 'x' })).toBe('claimed');
+      expect(await tx(leased, opts, () => 1)).toEqual({ status: 'in_progress' });
+      expect(await tx(leased, { ...opts, now: T0 + LEASE }, () => 2)).toEqual({
+        status: 'committed',
+        value: 2,
+      });
+
+      const raced = key();
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          tx(raced, opts, async () => {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            return i;
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'committed')).toHaveLength(1);
+    });
+
+    it('queue: enqueues once per key, leases, retries, acks and dead-letters', async (ctx) => {
+      const queue = store.queue;
+      if (queue === undefined) {
+        ctx.skip(`${name} has no queue`);
+        return;
+      }
+      // Drain leftovers of earlier runs sharing the backend (none expected with unique tables).
+      const base = await queue.counts();
+      const a = key();
+      const b = key();
+      expect(await queue.enqueue(a, '{"n":1}', { now: T0 })).toBe(true);
+      expect(await queue.enqueue(a, '{"n":1}', { now: T0 })).toBe(false);
+      expect(await queue.enqueue(b, '{"n":2}', { now: T0 + 1 })).toBe(true);
+      expect(await queue.counts()).toEqual({ pending: base.pending + 2, failed: base.failed });
+
+      const first = await queue.dequeue({ now: T0 + 10, leaseMs: 1000, limit: 1 });
+      expect(first).toHaveLength(1);
+      expect(first[0]).toMatchObject({ key: a, payload: '{"n":1}', attempts: 1 });
+      const second = await queue.dequeue({ now: T0 + 10, leaseMs: 1000, limit: 10 });
+      expect(second.map((e) => e.key)).toEqual([b]);
+      // Both leased: nothing more is due until a lease expires.
+      expect(await queue.dequeue({ now: T0 + 500, leaseMs: 1000, limit: 10 })).toEqual([]);
+      // A worker died holding `a`: after the lease it is handed out again.
+      const again = await queue.dequeue({ now: T0 + 1010, leaseMs: 1000, limit: 10 });
+      expect(again.map((e) => [e.key, e.attempts])).toEqual([
+        [a, 2],
+        [b, 2],
+      ]);
+      const [ea, eb] = again;
+      if (ea === undefined || eb === undefined) throw new Error('unreachable');
+      await queue.retry(ea.seq, { availableAt: T0 + 5000, error: 'Error: flaky' });
+      await queue.ack(eb.seq);
+      expect(await queue.dequeue({ now: T0 + 4999, leaseMs: 1000, limit: 10 })).toEqual([]);
+      const retried = await queue.dequeue({ now: T0 + 5000, leaseMs: 1000, limit: 10 });
+      expect(retried.map((e) => [e.key, e.attempts])).toEqual([[a, 3]]);
+      await queue.fail((retried[0] as { seq: string }).seq, { error: 'Error: gave up' });
+      expect(await queue.counts()).toEqual({ pending: base.pending, failed: base.failed + 1 });
+      expect(await queue.dequeue({ now: T0 + 99_999, leaseMs: 1000, limit: 10 })).toEqual([]);
+      // A new delivery of a dead-lettered event queues it again.
+      expect(await queue.enqueue(a, '{"n":1}', { now: T0 + 100_000 })).toBe(true);
+      const revived = await queue.dequeue({ now: T0 + 100_000, leaseMs: 1000, limit: 10 });
+      expect(revived.map((e) => [e.key, e.attempts])).toEqual([[a, 1]]);
+      await queue.ack((revived[0] as { seq: string }).seq);
+    });
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The idempotency store interface shared by every backend (memory, SQLite, PostgreSQL, Redis), and
+ * the durable queue used by the receiver's ack-fast mode.
+ *
+ * A key moves through: absent → `inflight` (a lease owned by one token, until `now + leaseMs`) →
+ * `done` (until `now + ttlMs`). An expired lease or an expired `done` row counts as absent, so a
+ * crashed handler is retried after its lease and the TTL bounds the store's size.
+ */
+
+export type ClaimResult = 'claimed' | 'duplicate' | 'in_progress';
+
+export interface ClaimOptions {
+  /** Lease length: after this the claim may be taken over (the holder is presumed dead). */
+  readonly leaseMs: number;
+  /** Milliseconds since the epoch (injected clock). */
+  readonly now: number;
+  /** Owner of the lease; only the owner may `release` it. */
+  readonly token: string;
+}
+
+export interface CompleteOptions {
+  /** How long the key stays `done` (duplicates are recognised for this long). */
+  readonly ttlMs: number;
+  readonly now: number;
+}
+
+export interface ReleaseOptions {
+  /** The token that claimed the key; a release by anyone else (a lease taken over) is a no-op. */
+  readonly token: string;
+}
+
+export interface TransactionOptions extends ClaimOptions, CompleteOptions {}
+
+/** Result of `transaction`: the handler's value when it ran, or why it did not run. */
+export type TransactionResult<T> =
+  | { readonly status: 'committed'; readonly value: T }
+  | { readonly status: 'duplicate' }
+  | { readonly status: 'in_progress' };
+
+export interface IdempotencyStore<Tx = never> {
+  /** Backend name for logs and benchmarks: `memory`, `sqlite`, `postgres`, `redis`. */
+  readonly name: string;
+  /** Default `done` TTL of this store (e.g. a Redis preset per provider); the receiver's `ttlMs` wins. */
+  readonly ttlMs?: number;
+  /** Atomically claim `key`: exactly one concurrent caller gets `claimed`. */
+  claim(key: string, options: ClaimOptions): Promise<ClaimResult>;
+  /** Mark `key` processed; later claims answer `duplicate` until the TTL passes. */
+  complete(key: string, options: CompleteOptions): Promise<void>;
+  /** Give up a claim (the handler failed) so the sender's retry processes the event again. */
+  release(key: string, options: ReleaseOptions): Promise<void>;
+  /** Delete expired keys; returns how many were removed (0 where the backend expires keys itself). */
+  cleanup(now: number): Promise<number>;
+  /**
+   * Transactional mode: run `fn` inside a database transaction that also writes the `done` row, so
+   * the business write and the dedupe key commit together or not at all. `fn` is not called for a
+   * duplicate or an event another transaction is processing.
+   */
+  transaction?<T>(
+    key: string,
+    options: TransactionOptions,
+    fn: (tx: Tx) => T | Promise<T>,
+  ): Promise<TransactionResult<T>>;
+  /** Durable queue for ack-fast mode, where the backend has one. */
+  readonly queue?: EventQueue;
+  /** Release what the store opened itself (a database it opened from a path); never the user's driver. */
+  close?(): Promise<void>;
+}
+
+/** A store with transactional mode (SQLite, PostgreSQL). */
+export interface TransactionalStore<Tx> extends IdempotencyStore<Tx> {
+  transaction<T>(
+    key: string,
+    options: TransactionOptions,
+    fn: (tx: Tx) => T | Promise<T>,
+  ): Promise<TransactionResult<T>>;
+}
+
+/** One queued event as a worker sees it. */
+export interface QueuedEvent {
+  /** Queue row id (opaque). */
+  readonly seq: string;
+  /** Idempotency key of the event. */
+  readonly key: string;
+  /** Serialised event (JSON text written by the receiver). */
+  readonly payload: string;
+  /** Processing attempts so far, including the current one. */
+  readonly attempts: number;
+}
+
+export interface DequeueOptions {
+  readonly now: number;
+  /** How long the worker owns the dequeued rows before another worker may take them. */
+  readonly leaseMs: number;
+  readonly limit: number;
+}
+
+export interface EventQueue {
+  /** Persist an event; `false` when the same key is already queued (a retried delivery). */
+  enqueue(key: string, payload: string, options: { readonly now: number }): Promise<boolean>;
+  /** Take up to `limit` due rows, leasing them to the caller. */
+  dequeue(options: DequeueOptions): Promise<QueuedEvent[]>;
+  /** The event is handled (or was a duplicate): remove it. */
+  ack(seq: string): Promise<void>;
+  /** Processing failed: make the row due again at `availableAt`. */
+  retry(seq: string, options: { readonly availableAt: number; readonly error: string }): Promise<void>;
+  /** Give up: keep the row as `failed` (a dead letter) with the last error. */
+  fail(seq: string, options: { readonly error: string }): Promise<void>;
+  /** Rows by state, for monitoring and tests. */
+  counts(): Promise<{ readonly pending: number; readonly failed: number }>;
+}
+
+/** Default `done` TTL: 7 days, longer than every common provider's retry window. */
+export const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Default lease: 30 s. */
+export const DEFAULT_LEASE_MS = 30_000;
