@@ -1,0 +1,162 @@
+/**
+ * The platform-neutral half of the simple HMAC scheme (`SignatureConfig` kind `hmac`), shared by the
+ * node:crypto path (`hmac-scheme.ts`) and the Web Crypto path (`web.ts`). No `node:*` imports.
+ *
+ * Exports:
+ * - `HmacConfig` — the `hmac` member of `SignatureConfig`
+ * - `compileHmacConfig(config)` → `CompiledHmac` (validates once: `invalid_config` on nonsense)
+ * - `signedParts(compiled, id, timestamp)` → `[before, after]`: the text around the body bytes
+ * - `readHmacRequest(compiled, headers)` → id/timestamp/candidate signatures of one request
+ * - `formatSignatures(compiled, digests)` → the header value (several digests joined by `, `)
+ */
+import type { SignatureConfig } from '../contract.js';
+import { WebhookError } from '../errors.js';
+import { parseUnixSeconds } from '../timestamp.js';
+import { decodeBase64, decodeHex, encodeBase64, encodeHex } from './encoding.js';
+import { readHeader } from './standard-webhooks-core.js';
+
+export type HmacConfig = Extract<SignatureConfig, { readonly kind: 'hmac' }>;
+
+const DIGEST_BYTES = { sha1: 20, sha256: 32, sha512: 64 } as const;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const MAX_SIGNATURES = 16;
+
+export interface CompiledHmac {
+  readonly algorithm: HmacConfig['algorithm'];
+  readonly encoding: HmacConfig['encoding'];
+  readonly digestLength: number;
+  /** Lower-case header names. */
+  readonly header: string;
+  readonly timestampHeader: string | undefined;
+  readonly idHeader: string | undefined;
+  readonly prefix: string;
+  readonly template: { readonly before: string; readonly after: string };
+  readonly usesId: boolean;
+}
+
+function configError(message: string): WebhookError {
+  return new WebhookError('invalid_config', `hmac signature config: ${message}`);
+}
+
+function headerName(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !HEADER_NAME.test(value))
+    throw configError(`${field} must be a header name`);
+  return value.toLowerCase();
+}
+
+export function compileHmacConfig(config: HmacConfig): CompiledHmac {
+  const algorithm = config.algorithm;
+  if (!Object.hasOwn(DIGEST_BYTES, algorithm)) throw configError('algorithm must be sha256, sha1 or sha512');
+  if (config.encoding !== 'hex' && config.encoding !== 'base64')
+    throw configError('encoding must be hex or base64');
+  const header = headerName(config.header, 'header');
+  const timestampHeader =
+    config.timestampHeader === undefined ? undefined : headerName(config.timestampHeader, 'timestampHeader');
+  const idHeader = config.idHeader === undefined ? undefined : headerName(config.idHeader, 'idHeader');
+  const prefix = config.prefix ?? '';
+  if (typeof prefix !== 'string' || prefix.includes(','))
+    throw configError('prefix must be text without commas');
+  const signedContent =
+    config.signedContent ?? (timestampHeader === undefined ? '{body}' : '{timestamp}.{body}');
+  const placeholders: readonly string[] = signedContent.match(/\{[^{}]*\}/g) ?? [];
+  for (const placeholder of placeholders) {
+    if (placeholder !== '{body}' && placeholder !== '{timestamp}' && placeholder !== '{id}') {
+      throw configError(`unknown placeholder ${placeholder} in signedContent`);
+    }
+  }
+  const bodyCount = placeholders.filter((p) => p === '{body}').length;
+  if (bodyCount !== 1) throw configError('signedContent must contain {body} exactly once');
+  if (placeholders.includes('{timestamp}') && timestampHeader === undefined) {
+    throw configError('signedContent uses {timestamp} but timestampHeader is not set');
+  }
+  const usesId = placeholders.includes('{id}');
+  if (usesId && idHeader === undefined) throw configError('signedContent uses {id} but idHeader is not set');
+  const at = signedContent.indexOf('{body}');
+  return {
+    algorithm,
+    encoding: config.encoding,
+    digestLength: DIGEST_BYTES[algorithm],
+    header,
+    timestampHeader,
+    idHeader,
+    prefix,
+    template: { before: signedContent.slice(0, at), after: signedContent.slice(at + '{body}'.length) },
+    usesId,
+  };
+}
+
+function fill(text: string, id: string, timestamp: string): string {
+  return text.replaceAll('{id}', id).replaceAll('{timestamp}', timestamp);
+}
+
+export function signedParts(
+  compiled: CompiledHmac,
+  id: string,
+  timestamp: string,
+): readonly [string, string] {
+  return [fill(compiled.template.before, id, timestamp), fill(compiled.template.after, id, timestamp)];
+}
+
+export interface HmacRequest {
+  readonly id: string | undefined;
+  readonly timestamp: number | undefined;
+  /** The timestamp header exactly as received ('' when the scheme has none). */
+  readonly timestampText: string;
+  readonly signatures: readonly Uint8Array[];
+}
+
+export function readHmacRequest(compiled: CompiledHmac, headers: unknown): HmacRequest {
+  const value = readHeader(headers, compiled.header);
+  if (value === undefined || value === '') {
+    throw new WebhookError('missing_header', `Missing ${compiled.header} header`, {
+      details: { header: compiled.header },
+    });
+  }
+  let id: string | undefined;
+  if (compiled.idHeader !== undefined) {
+    id = readHeader(headers, compiled.idHeader);
+    if ((id === undefined || id === '') && compiled.usesId) {
+      throw new WebhookError('missing_header', `Missing ${compiled.idHeader} header`, {
+        details: { header: compiled.idHeader },
+      });
+    }
+    if (id === '') id = undefined;
+  }
+  let timestamp: number | undefined;
+  let timestampText = '';
+  if (compiled.timestampHeader !== undefined) {
+    const text = readHeader(headers, compiled.timestampHeader);
+    timestamp = parseUnixSeconds(text === '' ? undefined : text, compiled.timestampHeader);
+    timestampText = String(timestamp);
+  }
+  const signatures: Uint8Array[] = [];
+  const lowerPrefix = compiled.prefix.toLowerCase();
+  for (const raw of value.split(',').slice(0, MAX_SIGNATURES)) {
+    const token = raw.trim();
+    if (
+      token.length <= lowerPrefix.length ||
+      token.slice(0, lowerPrefix.length).toLowerCase() !== lowerPrefix
+    ) {
+      continue;
+    }
+    const text = token.slice(lowerPrefix.length);
+    const bytes = compiled.encoding === 'hex' ? decodeHex(text) : decodeBase64(text);
+    if (bytes !== undefined && bytes.length === compiled.digestLength) signatures.push(bytes);
+  }
+  if (signatures.length === 0) {
+    throw new WebhookError(
+      'malformed_header',
+      `${compiled.header} must be ${compiled.prefix}<${compiled.encoding} ${compiled.algorithm}>`,
+      { details: { header: compiled.header } },
+    );
+  }
+  return { id, timestamp, timestampText, signatures };
+}
+
+export function formatSignatures(compiled: CompiledHmac, digests: readonly Uint8Array[]): string {
+  return digests
+    .map(
+      (digest) => compiled.prefix + (compiled.encoding === 'hex' ? encodeHex(digest) : encodeBase64(digest)),
+    )
+    .join(', ');
+}

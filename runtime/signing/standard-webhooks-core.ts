@@ -1,0 +1,261 @@
+/**
+ * The platform-neutral half of Standard Webhooks (https://www.standardwebhooks.com): header reading,
+ * signature-list parsing and key decoding. The node:crypto path (`standard-webhooks.ts`) and the Web
+ * Crypto path (`web.ts`) share it, so both accept and reject exactly the same inputs.
+ * No `node:*` imports.
+ *
+ * Exports:
+ * - `WEBHOOK_HEADERS`, `SVIX_HEADERS`, `headerNamesFor(prefix)` — the two header families.
+ * - `readHeader(headers, name)` — like `getHeader` but total: any non-string value is `malformed_header`.
+ * - `readStandardHeaders(headers)` — id, timestamp text and signature text from the `webhook-*` family,
+ *   falling back to `svix-*` when `webhook-signature` is absent.
+ * - `parseSignatureList(value, headerName)` — `v1,<b64>`/`v1a,<b64>` entries (space separated).
+ * - `decodeStandardKey(secret)` — `whsec_…`, `whsk_…`, `whpk_…`, bare base64 or raw bytes → `StandardKey`.
+ * - `signedPrefix(id, timestamp)` — `${id}.${timestamp}.`; the body bytes follow it.
+ */
+import { WebhookError } from '../errors.js';
+import { decodeBase64, isCanonicalBase64, utf8 } from './encoding.js';
+import type { Secret, VerifiedDelivery } from './scheme.js';
+
+export type HeaderPrefix = 'webhook' | 'svix';
+
+export interface StandardHeaderNames {
+  readonly id: string;
+  readonly timestamp: string;
+  readonly signature: string;
+}
+
+export const WEBHOOK_HEADERS: StandardHeaderNames = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+};
+
+export const SVIX_HEADERS: StandardHeaderNames = {
+  id: 'svix-id',
+  timestamp: 'svix-timestamp',
+  signature: 'svix-signature',
+};
+
+export function headerNamesFor(prefix: HeaderPrefix = 'webhook'): StandardHeaderNames {
+  return prefix === 'svix' ? SVIX_HEADERS : WEBHOOK_HEADERS;
+}
+
+/** Entries beyond this many are ignored: each `v1a` entry costs an Ed25519 verification. */
+export const MAX_SIGNATURES = 16;
+
+/** HMAC-SHA256 is 32 bytes (44 base64 chars), Ed25519 signatures 64 bytes (88 chars). */
+const V1_LENGTH = 44;
+const V1A_LENGTH = 88;
+
+function malformed(header: string, message: string): WebhookError {
+  return new WebhookError('malformed_header', message, { details: { header } });
+}
+
+/**
+ * Reads one header from a Fetch `Headers` (or anything with `get`) or a plain record. Unlike the
+ * shared `getHeader`, it never trusts the value's type: verification must fail with `WebhookError`
+ * whatever a framework or an attacker put there.
+ */
+export function readHeader(headers: unknown, name: string): string | undefined {
+  if (headers === null || typeof headers !== 'object') {
+    throw malformed(name, 'Request headers must be a Headers object or a record of header values');
+  }
+  const getter = (headers as { get?: unknown }).get;
+  if (typeof getter === 'function') {
+    const value: unknown = getter.call(headers, name);
+    if (value === null || value === undefined) return undefined;
+    if (typeof value !== 'string') throw malformed(name, `Header ${name} is not a string`);
+    return value;
+  }
+  const record = headers as Record<string, unknown>;
+  let value: unknown = Object.hasOwn(record, name) ? record[name] : undefined;
+  if (value === undefined) {
+    for (const key of Object.keys(record)) {
+      if (key.length === name.length && key.toLowerCase() === name) {
+        value = record[key];
+        break;
+      }
+    }
+  }
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(', ');
+  throw malformed(name, `Header ${name} is not a string`);
+}
+
+export interface StandardHeaderValues {
+  readonly names: StandardHeaderNames;
+  readonly id: string;
+  readonly timestamp: string;
+  readonly signature: string;
+}
+
+/** Reads the three headers of one family; `webhook-*` wins, `svix-*` is the fallback (Svix senders). */
+export function readStandardHeaders(headers: unknown): StandardHeaderValues {
+  let names = WEBHOOK_HEADERS;
+  let signature = readHeader(headers, WEBHOOK_HEADERS.signature);
+  if (signature === undefined) {
+    const svix = readHeader(headers, SVIX_HEADERS.signature);
+    if (svix !== undefined) {
+      names = SVIX_HEADERS;
+      signature = svix;
+    }
+  }
+  const id = readHeader(headers, names.id);
+  if (id === undefined || id === '') {
+    throw new WebhookError('missing_header', `Missing ${names.id} header`, { details: { header: names.id } });
+  }
+  const timestamp = readHeader(headers, names.timestamp);
+  if (timestamp === undefined || timestamp === '') {
+    throw new WebhookError('missing_header', `Missing ${names.timestamp} header`, {
+      details: { header: names.timestamp },
+    });
+  }
+  if (signature === undefined || signature === '') {
+    throw new WebhookError('missing_header', `Missing ${names.signature} header`, {
+      details: { header: names.signature },
+    });
+  }
+  return { names, id, timestamp, signature };
+}
+
+export interface SignatureList {
+  /** Base64 HMAC-SHA256 values (canonical, 44 chars). */
+  readonly v1: string[];
+  /** Base64 Ed25519 signatures (canonical, 88 chars). */
+  readonly v1a: string[];
+}
+
+/**
+ * Parses `v1,<b64> v1a,<b64> …`. Unknown versions and undecodable values are skipped (the spec asks
+ * receivers to ignore versions they do not know); a header with no `<version>,<value>` entry at all
+ * is malformed. A trailing comma per entry is tolerated because repeated headers arrive joined by `, `.
+ */
+export function parseSignatureList(value: string, headerName: string): SignatureList {
+  const list: SignatureList = { v1: [], v1a: [] };
+  let entries = 0;
+  let considered = 0;
+  for (const raw of value.split(' ')) {
+    if (raw === '') continue;
+    if (++considered > MAX_SIGNATURES) break;
+    let token = raw.trim();
+    if (token.endsWith(',')) token = token.slice(0, -1);
+    const comma = token.indexOf(',');
+    if (comma <= 0) continue;
+    entries++;
+    const version = token.slice(0, comma);
+    const signature = token.slice(comma + 1);
+    if (version === 'v1') {
+      if (signature.length === V1_LENGTH && isCanonicalBase64(signature)) list.v1.push(signature);
+    } else if (version === 'v1a') {
+      if (signature.length === V1A_LENGTH && isCanonicalBase64(signature)) list.v1a.push(signature);
+    }
+  }
+  if (entries === 0) throw malformed(headerName, `${headerName} has no "<version>,<signature>" entry`);
+  return list;
+}
+
+export type StandardKey =
+  /** Symmetric HMAC-SHA256 key (`v1`). */
+  | { readonly kind: 'hmac'; readonly bytes: Uint8Array }
+  /** Ed25519 signing key (`v1a`): the 32-byte seed, plus the public key when the 64-byte form was given. */
+  | { readonly kind: 'ed25519-secret'; readonly seed: Uint8Array; readonly publicKey?: Uint8Array }
+  /** Ed25519 verification-only key (`v1a`). */
+  | { readonly kind: 'ed25519-public'; readonly publicKey: Uint8Array };
+
+function invalidSecret(message: string): WebhookError {
+  return new WebhookError('invalid_secret', message);
+}
+
+/**
+ * Decodes one secret:
+ * - `whsec_<base64>` — HMAC key bytes (the Standard Webhooks/Svix form);
+ * - a bare base64 string — the same key without the prefix, as the reference libraries accept it;
+ * - `Uint8Array` — raw HMAC key bytes (use `utf8('text')` to use a text password as is);
+ * - `whsk_<base64 of 32-byte seed or 64-byte seed‖public key>` — Ed25519 signing key;
+ * - `whpk_<base64 of 32-byte public key>` — Ed25519 verification key.
+ * Anything else (empty, not base64, wrong key length) is `invalid_secret`/`invalid_key`.
+ */
+export function decodeStandardKey(secret: Secret): StandardKey {
+  if (secret instanceof Uint8Array) {
+    if (secret.length === 0) throw invalidSecret('Secret is empty');
+    return { kind: 'hmac', bytes: secret };
+  }
+  if (typeof secret !== 'string') throw invalidSecret('Secret must be a string or bytes');
+  if (secret.startsWith('whsk_')) {
+    const bytes = decodeBase64(secret.slice(5));
+    if (bytes === undefined || (bytes.length !== 32 && bytes.length !== 64)) {
+      throw new WebhookError('invalid_key', 'whsk_ key must be base64 of a 32-byte seed or 64-byte key pair');
+    }
+    return bytes.length === 32
+      ? { kind: 'ed25519-secret', seed: bytes }
+      : { kind: 'ed25519-secret', seed: bytes.slice(0, 32), publicKey: bytes.slice(32) };
+  }
+  if (secret.startsWith('whpk_')) {
+    const bytes = decodeBase64(secret.slice(5));
+    if (bytes === undefined || bytes.length !== 32) {
+      throw new WebhookError('invalid_key', 'whpk_ key must be base64 of a 32-byte Ed25519 public key');
+    }
+    return { kind: 'ed25519-public', publicKey: bytes };
+  }
+  const text = secret.startsWith('whsec_') ? secret.slice(6) : secret;
+  // Secrets are copied by hand: accept a missing final padding, nothing else.
+  const padded = text.length % 4 === 0 ? text : text + '='.repeat(4 - (text.length % 4));
+  const bytes = decodeBase64(padded);
+  if (bytes === undefined || bytes.length === 0) {
+    throw invalidSecret(
+      'Secret must be "whsec_<base64>", bare base64, or raw bytes (to use a text password, pass its UTF-8 bytes)',
+    );
+  }
+  return { kind: 'hmac', bytes };
+}
+
+/** `secret | secret[]` → non-empty list. */
+export function secretList(secret: Secret | readonly Secret[] | undefined): readonly Secret[] {
+  const list = Array.isArray(secret)
+    ? (secret as readonly Secret[])
+    : secret === undefined
+      ? []
+      : [secret as Secret];
+  if (list.length === 0) throw new WebhookError('invalid_secret', 'At least one secret is required');
+  return list;
+}
+
+/** The bytes signed before the body: `${id}.${timestamp}.` */
+export function signedPrefix(id: string, timestamp: number | string): string {
+  return `${id}.${timestamp}.`;
+}
+
+export function signedPrefixBytes(id: string, timestamp: number | string): Uint8Array {
+  return utf8(signedPrefix(id, timestamp));
+}
+
+/**
+ * Checks the sign-side inputs every path shares. The id travels in a header, so it must survive HTTP:
+ * non-empty, no control characters, no surrounding whitespace (proxies trim it, breaking the signature).
+ */
+export function checkSignInput(id: unknown, timestamp: unknown): asserts id is string {
+  if (typeof id !== 'string' || !/^[^\x00-\x20\x7f](?:[^\x00-\x1f\x7f]*[^\x00-\x20\x7f])?$/.test(id)) {
+    throw new WebhookError('invalid_argument', 'Message id must be a non-empty header-safe string');
+  }
+  if (typeof timestamp !== 'number' || !Number.isSafeInteger(timestamp) || timestamp < 0) {
+    throw new WebhookError('invalid_argument', 'timestamp must be non-negative integer Unix seconds');
+  }
+}
+
+/** Verification throws `WebhookError` only: anything else (a throwing header getter, …) becomes one. */
+export function asVerificationError(error: unknown): WebhookError {
+  if (error instanceof WebhookError) return error;
+  return new WebhookError('invalid_signature', 'Signature verification failed', { cause: error });
+}
+
+export function noMatch(header: string): WebhookError {
+  return new WebhookError('invalid_signature', `No signature in ${header} matches`, { details: { header } });
+}
+
+/** A `VerifiedDelivery` without `undefined`-valued keys. */
+export function delivered(id: string | undefined, timestamp: number | undefined): VerifiedDelivery {
+  if (id === undefined) return timestamp === undefined ? {} : { timestamp };
+  return timestamp === undefined ? { id } : { id, timestamp };
+}

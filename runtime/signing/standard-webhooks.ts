@@ -1,0 +1,207 @@
+/**
+ * Standard Webhooks on node:crypto (sync). The Web Crypto twin is `web.ts`; both share
+ * `standard-webhooks-core.ts`, so they accept exactly the same inputs.
+ *
+ * Exports:
+ * - `signStandardWebhook({ id, timestamp, body, secret })` → the `webhook-signature` value
+ *   (`v1,<b64>` per HMAC secret, `v1a,<b64>` per `whsk_` key, space separated)
+ * - `standardWebhookHeaders({ …, headerPrefix })` → `{ 'webhook-id', 'webhook-timestamp', 'webhook-signature' }`
+ * - `verifyStandardWebhook({ headers, body, secret, tolerance, now })` → `{ id, timestamp }`
+ * - `standardWebhooks(options)` → `SignatureScheme` (keys decoded once, at construction)
+ * - `generateStandardSecret(byteLength?)` → `whsec_<base64>`; Ed25519 pairs: `generateEd25519KeyPair` (ed25519.ts)
+ */
+import { createHmac, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
+import { toBytes } from '../bytes.js';
+import { WebhookError } from '../errors.js';
+import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
+import { ed25519PrivateKey, ed25519PublicKey, ed25519Sign, ed25519Verify, rawPublicKey } from './ed25519.js';
+import { constantTimeEqual } from './encoding.js';
+import type { RawBody, SchemeOptions, Secret, SignatureScheme, VerifiedDelivery } from './scheme.js';
+import {
+  asVerificationError,
+  checkSignInput,
+  decodeStandardKey,
+  type HeaderPrefix,
+  headerNamesFor,
+  noMatch,
+  parseSignatureList,
+  readStandardHeaders,
+  secretList,
+  signedPrefix,
+} from './standard-webhooks-core.js';
+
+export interface StandardWebhooksOptions extends SchemeOptions {
+  /** Header family `sign` writes: `webhook-*` (default) or `svix-*`. Verification accepts both. */
+  readonly headerPrefix?: HeaderPrefix;
+}
+
+export interface StandardSignInput {
+  readonly id: string;
+  /** Unix seconds. */
+  readonly timestamp: number;
+  readonly body: RawBody;
+  readonly secret: Secret | readonly Secret[];
+}
+
+export interface StandardVerifyInput {
+  readonly headers: unknown;
+  readonly body: RawBody;
+  readonly secret: Secret | readonly Secret[];
+  /** Seconds, both directions. Default 300. */
+  readonly tolerance?: number;
+  /** Milliseconds since the epoch. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+type NodeKey =
+  | { readonly kind: 'hmac'; readonly key: Buffer }
+  | { readonly kind: 'ed25519'; readonly publicKey: KeyObject; readonly privateKey?: KeyObject };
+
+// Decoding a whsec_ string or importing an Ed25519 key costs more than the HMAC itself; the plain
+// function API would pay it per call without this (bounded) cache.
+const keyCache = new Map<string, NodeKey>();
+const KEY_CACHE_LIMIT = 256;
+
+function prepareKey(secret: Secret): NodeKey {
+  if (typeof secret === 'string') {
+    const cached = keyCache.get(secret);
+    if (cached !== undefined) return cached;
+  }
+  const decoded = decodeStandardKey(secret);
+  let key: NodeKey;
+  if (decoded.kind === 'hmac') {
+    key = { kind: 'hmac', key: Buffer.from(decoded.bytes) };
+  } else if (decoded.kind === 'ed25519-public') {
+    key = { kind: 'ed25519', publicKey: ed25519PublicKey(decoded.publicKey) };
+  } else {
+    const privateKey = ed25519PrivateKey(decoded.seed);
+    const publicRaw = rawPublicKey(privateKey);
+    if (decoded.publicKey !== undefined && !constantTimeEqual(decoded.publicKey, publicRaw)) {
+      throw new WebhookError('invalid_key', 'whsk_ key pair: the public half does not match the seed');
+    }
+    key = { kind: 'ed25519', privateKey, publicKey: ed25519PublicKey(publicRaw) };
+  }
+  if (typeof secret === 'string') {
+    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+    keyCache.set(secret, key);
+  }
+  return key;
+}
+
+function prepareKeys(secret: Secret | readonly Secret[] | undefined): readonly NodeKey[] {
+  return secretList(secret).map(prepareKey);
+}
+
+/** The body as `hmac.update` takes it, without copying strings or Buffers. */
+function bodyInput(body: RawBody): string | Uint8Array {
+  return typeof body === 'string' ? body : toBytes(body);
+}
+
+function signWithKeys(keys: readonly NodeKey[], id: string, timestamp: number, body: RawBody): string {
+  checkSignInput(id, timestamp);
+  const prefix = signedPrefix(id, timestamp);
+  const data = bodyInput(body);
+  const out: string[] = [];
+  let content: Buffer | undefined;
+  for (const key of keys) {
+    if (key.kind === 'hmac') {
+      out.push(`v1,${createHmac('sha256', key.key).update(prefix).update(data).digest('base64')}`);
+    } else if (key.privateKey !== undefined) {
+      content ??= Buffer.concat([Buffer.from(prefix), Buffer.from(data)]);
+      out.push(`v1a,${Buffer.from(ed25519Sign(key.privateKey, content)).toString('base64')}`);
+    }
+  }
+  if (out.length === 0) {
+    throw new WebhookError('invalid_key', 'No signing key: whpk_ public keys can only verify');
+  }
+  return out.join(' ');
+}
+
+function verifyWithKeys(
+  keys: readonly NodeKey[],
+  headers: unknown,
+  body: RawBody,
+  tolerance: number | undefined,
+  now: (() => number) | undefined,
+): VerifiedDelivery {
+  const values = readStandardHeaders(headers);
+  const timestamp = parseUnixSeconds(values.timestamp, values.names.timestamp);
+  checkTimestamp(timestamp, { tolerance, now }, values.names.timestamp);
+  const list = parseSignatureList(values.signature, values.names.signature);
+  const data = bodyInput(body);
+  const prefix = signedPrefix(values.id, values.timestamp);
+  let content: Buffer | undefined;
+  for (const key of keys) {
+    if (key.kind === 'hmac') {
+      if (list.v1.length === 0) continue;
+      const expected = createHmac('sha256', key.key).update(prefix).update(data).digest();
+      for (const signature of list.v1) {
+        // Canonical 44-char base64 always decodes to exactly 32 bytes.
+        if (timingSafeEqual(expected, Buffer.from(signature, 'base64'))) return { id: values.id, timestamp };
+      }
+    } else {
+      for (const signature of list.v1a) {
+        content ??= Buffer.concat([Buffer.from(prefix), Buffer.from(data)]);
+        if (ed25519Verify(key.publicKey, Buffer.from(signature, 'base64'), content)) {
+          return { id: values.id, timestamp };
+        }
+      }
+    }
+  }
+  throw noMatch(values.names.signature);
+}
+
+export function signStandardWebhook(input: StandardSignInput): string {
+  return signWithKeys(prepareKeys(input.secret), input.id, input.timestamp, input.body);
+}
+
+export function standardWebhookHeaders(
+  input: StandardSignInput & { readonly headerPrefix?: HeaderPrefix },
+): Record<string, string> {
+  const names = headerNamesFor(input.headerPrefix);
+  return {
+    [names.id]: input.id,
+    [names.timestamp]: String(input.timestamp),
+    [names.signature]: signStandardWebhook(input),
+  };
+}
+
+export function verifyStandardWebhook(input: StandardVerifyInput): VerifiedDelivery {
+  try {
+    return verifyWithKeys(prepareKeys(input.secret), input.headers, input.body, input.tolerance, input.now);
+  } catch (error) {
+    throw asVerificationError(error);
+  }
+}
+
+export function standardWebhooks(options: StandardWebhooksOptions): SignatureScheme {
+  const keys = prepareKeys(options.secret);
+  const names = headerNamesFor(options.headerPrefix);
+  const { tolerance, now } = options;
+  checkTolerance(tolerance);
+  return {
+    name: 'standard-webhooks',
+    sign(input) {
+      return {
+        [names.id]: input.id,
+        [names.timestamp]: String(input.timestamp),
+        [names.signature]: signWithKeys(keys, input.id, input.timestamp, input.body),
+      };
+    },
+    verify(input) {
+      try {
+        return verifyWithKeys(keys, input.headers, input.body, tolerance, now);
+      } catch (error) {
+        throw asVerificationError(error);
+      }
+    },
+  };
+}
+
+/** A new random HMAC secret, `whsec_` + base64 of `byteLength` bytes (24–64 per the spec; default 32). */
+export function generateStandardSecret(byteLength = 32): string {
+  if (!Number.isInteger(byteLength) || byteLength < 24 || byteLength > 64) {
+    throw new WebhookError('invalid_argument', 'byteLength must be an integer between 24 and 64');
+  }
+  return `whsec_${randomBytes(byteLength).toString('base64')}`;
+}

@@ -1,0 +1,63 @@
+/**
+ * Replay-window helpers shared by Standard Webhooks, the simple HMAC scheme and the presets that sign a
+ * timestamp (Stripe, Slack). No `node:*` imports.
+ *
+ * Exports:
+ * - `DEFAULT_TOLERANCE_SECONDS` (300)
+ * - `parseUnixSeconds(text, headerName)` — strict: ASCII digits only, no sign/space/exponent/fraction,
+ *   no leading zeros, at most 15 digits; else `WebhookError('malformed_header')`.
+ * - `checkTimestamp(seconds, { tolerance, now }, headerName)` — throws `timestamp_too_old` /
+ *   `timestamp_too_new` when `|now - seconds| > tolerance` (exactly `tolerance` passes).
+ * - `checkTolerance(tolerance)` — `invalid_config` unless a finite number ≥ 0 (for scheme constructors).
+ */
+import { WebhookError } from './errors.js';
+
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+const UNIX_SECONDS = /^(?:0|[1-9][0-9]{0,14})$/;
+
+export interface TimestampWindow {
+  /** Seconds, both directions. Default 300. */
+  readonly tolerance?: number | undefined;
+  /** Milliseconds since the epoch. Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+}
+
+export function parseUnixSeconds(text: string | undefined, headerName: string): number {
+  const header = headerName.toLowerCase();
+  if (text === undefined) {
+    throw new WebhookError('missing_header', `Missing ${headerName} header`, { details: { header } });
+  }
+  if (typeof text !== 'string' || !UNIX_SECONDS.test(text)) {
+    throw new WebhookError('malformed_header', `${headerName} must be Unix seconds (digits only)`, {
+      details: { header },
+    });
+  }
+  return Number(text);
+}
+
+export function checkTimestamp(seconds: number, window: TimestampWindow, headerName: string): void {
+  const tolerance = checkTolerance(window.tolerance);
+  const nowMs = (window.now ?? Date.now)();
+  if (!Number.isFinite(nowMs)) throw new WebhookError('invalid_config', 'now() must return milliseconds');
+  const nowSeconds = Math.floor(nowMs / 1000);
+  const header = headerName.toLowerCase();
+  if (nowSeconds - seconds > tolerance) {
+    throw new WebhookError('timestamp_too_old', `${headerName} is more than ${tolerance}s in the past`, {
+      details: { header, timestamp: seconds, now: nowSeconds, tolerance },
+    });
+  }
+  if (seconds - nowSeconds > tolerance) {
+    throw new WebhookError('timestamp_too_new', `${headerName} is more than ${tolerance}s in the future`, {
+      details: { header, timestamp: seconds, now: nowSeconds, tolerance },
+    });
+  }
+}
+
+export function checkTolerance(tolerance: number | undefined): number {
+  const value = tolerance ?? DEFAULT_TOLERANCE_SECONDS;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new WebhookError('invalid_config', 'tolerance must be a non-negative number of seconds');
+  }
+  return value;
+}
