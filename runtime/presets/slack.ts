@@ -1,0 +1,108 @@
+/**
+ * Slack: `X-Slack-Signature: v0=<hex>` = HMAC-SHA256 of `v0:${X-Slack-Request-Timestamp}:${rawBody}`
+ * with the app's signing secret; 5-minute window. Slack waits 3 seconds for the HTTP answer and
+ * retries (`X-Slack-Retry-Num`, `X-Slack-Retry-Reason`) up to 3 times, so receivers ack first
+ * (`defaultMode: 'ack-fast'`) and dedupe on the Events API `event_id`.
+ */
+import { toBytes } from '../bytes.js';
+import { decodeHex, encodeHex } from '../signing/encoding.js';
+import { hmac } from '../signing/hmac.js';
+import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
+import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
+import {
+  anyKeyMatches,
+  field,
+  headerValue,
+  invalidSignature,
+  isFormBody,
+  jsonResponse,
+  malformed,
+  parseForm,
+  parseJson,
+  requireHeader,
+  secretKeys,
+  sha256Hex,
+  stringField,
+} from './support.js';
+import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+
+const SIGNATURE_HEADER = 'X-Slack-Signature';
+const TIMESTAMP_HEADER = 'X-Slack-Request-Timestamp';
+const HOUR_MS = 3_600_000;
+
+export function slackScheme(options: PresetSchemeOptions): SignatureScheme {
+  const keys = secretKeys(options.secret);
+  return {
+    name: 'slack',
+    sign(input) {
+      const [key] = keys;
+      const mac = hmac('sha256', key, `v0:${input.timestamp}:`, toBytes(input.body));
+      return { [SIGNATURE_HEADER]: `v0=${encodeHex(mac)}`, [TIMESTAMP_HEADER]: String(input.timestamp) };
+    },
+    verify(input) {
+      const value = requireHeader(input.headers, SIGNATURE_HEADER);
+      const timestamp = parseUnixSeconds(requireHeader(input.headers, TIMESTAMP_HEADER), TIMESTAMP_HEADER);
+      if (!value.startsWith('v0=')) throw malformed(SIGNATURE_HEADER, 'must start with v0=');
+      const given = decodeHex(value.slice(3));
+      if (given === undefined || given.length !== 32) throw malformed(SIGNATURE_HEADER, 'must be v0=<hex>');
+      checkTimestamp(timestamp, { tolerance: options.tolerance, now: options.now }, TIMESTAMP_HEADER);
+      if (!anyKeyMatches('sha256', keys, [given], `v0:${timestamp}:`, toBytes(input.body))) {
+        throw invalidSignature(SIGNATURE_HEADER);
+      }
+      return { timestamp };
+    },
+  };
+}
+
+/**
+ * Events API and url_verification bodies are JSON; slash commands are form fields; interactivity
+ * posts a form with one `payload` field holding JSON, which is unwrapped.
+ */
+function parseSlackBody(body: RawBody, headers: HeadersInput): unknown {
+  if (!isFormBody(headers)) return parseJson(body);
+  const form = parseForm(body);
+  const payload = form['payload'];
+  return typeof payload === 'string' ? parseJson(payload) : form;
+}
+
+export const slack: ProviderPreset<'slack'> = {
+  name: 'slack',
+  scheme: slackScheme,
+  signature: { kind: 'preset', preset: 'slack' },
+  // Events API outer envelope: `{ type: 'event_callback', event_id, event_time, event: { type, … } }`.
+  envelope: {
+    kind: 'envelope',
+    fields: { id: 'event_id', type: 'type', timestamp: 'event_time', data: 'event' },
+  },
+  selector: { kind: 'body', field: 'event.type' },
+  match: (event) => ({ body: event }),
+  parseBody: parseSlackBody,
+  eventId(headers, body) {
+    const id = stringField(body, 'event_id');
+    if (id !== undefined) return id;
+    // Commands and interactions are not retried by Slack; the signature (timestamp + body) is unique.
+    const signature = headerValue(headers, SIGNATURE_HEADER);
+    return signature === undefined ? undefined : `slack-signature:${sha256Hex(signature)}`;
+  },
+  eventType(_headers, body) {
+    const inner = stringField(body, 'event.type');
+    if (inner !== undefined) return inner;
+    return stringField(body, 'type') ?? stringField(body, 'command');
+  },
+  // Retries arrive within minutes (immediately, +1 min, +5 min); an hour of memory is ample.
+  dedupeTtlMs: HOUR_MS,
+  defaultMode: 'ack-fast',
+  handshake(_headers, body) {
+    // Slack verifies a Request URL by posting `{ type: 'url_verification', challenge }` (signed).
+    if (stringField(body, 'type') !== 'url_verification') return undefined;
+    const challenge = field(body, 'challenge');
+    return typeof challenge === 'string' ? jsonResponse(200, { challenge }) : undefined;
+  },
+};
+
+/** The retry attempt Slack reports (0 for the first delivery), for logging and metrics. */
+export function slackRetryNumber(headers: HeadersInput): number {
+  const value = headerValue(headers, 'X-Slack-Retry-Num');
+  const parsed = value === undefined ? 0 : Number.parseInt(value, 10);
+  return Number.isFinite(parsed) && parsed >= 0 ? parsed : 0;
+}

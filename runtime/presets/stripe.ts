@@ -1,0 +1,102 @@
+/**
+ * Stripe: `Stripe-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`, HMAC-SHA256 over `${t}.${rawBody}` keyed
+ * with the endpoint secret string itself (`whsec_…`, not decoded). Several `v1` entries appear while a
+ * secret is being rolled; `v0` (test-mode legacy) and unknown schemes are ignored, as Stripe's SDK does.
+ */
+import { toBytes } from '../bytes.js';
+import { decodeHex, encodeHex } from '../signing/encoding.js';
+import { hmac } from '../signing/hmac.js';
+import type { SignatureScheme } from '../signing/scheme.js';
+import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
+import {
+  anyKeyMatches,
+  headerValue,
+  invalidSignature,
+  malformed,
+  parseJson,
+  requireHeader,
+  secretKeys,
+  sha256Hex,
+  stringField,
+} from './support.js';
+import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+
+const HEADER = 'Stripe-Signature';
+const DAY_MS = 86_400_000;
+
+interface ParsedHeader {
+  readonly timestamp: number;
+  readonly signatures: Uint8Array[];
+}
+
+function parseHeader(value: string): ParsedHeader {
+  let timestamp: string | undefined;
+  let sawV1 = false;
+  const signatures: Uint8Array[] = [];
+  for (const item of value.split(',')) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) continue;
+    const key = item.slice(0, eq).trim();
+    const text = item.slice(eq + 1).trim();
+    if (key === 't') {
+      if (timestamp !== undefined) throw malformed(HEADER, 'has more than one timestamp');
+      timestamp = text;
+    } else if (key === 'v1') {
+      sawV1 = true;
+      // A v1 entry that is not hex cannot match any HMAC; keep looking at the others.
+      const bytes = decodeHex(text);
+      if (bytes !== undefined && bytes.length === 32) signatures.push(bytes);
+    }
+  }
+  if (timestamp === undefined) throw malformed(HEADER, 'has no t= timestamp');
+  if (!sawV1) throw malformed(HEADER, 'has no v1= signature');
+  return { timestamp: parseUnixSeconds(timestamp, HEADER), signatures };
+}
+
+export function stripeScheme(options: PresetSchemeOptions): SignatureScheme {
+  const keys = secretKeys(options.secret);
+  return {
+    name: 'stripe',
+    sign(input) {
+      const body = toBytes(input.body);
+      const prefix = `${input.timestamp}.`;
+      const entries = keys.map((key) => `v1=${encodeHex(hmac('sha256', key, prefix, body))}`);
+      return { [HEADER]: [`t=${input.timestamp}`, ...entries].join(',') };
+    },
+    verify(input) {
+      const parsed = parseHeader(requireHeader(input.headers, HEADER));
+      checkTimestamp(parsed.timestamp, { tolerance: options.tolerance, now: options.now }, HEADER);
+      const body = toBytes(input.body);
+      if (!anyKeyMatches('sha256', keys, parsed.signatures, `${parsed.timestamp}.`, body)) {
+        throw invalidSignature(HEADER);
+      }
+      return { timestamp: parsed.timestamp };
+    },
+  };
+}
+
+export const stripe: ProviderPreset<'stripe'> = {
+  name: 'stripe',
+  scheme: stripeScheme,
+  signature: { kind: 'preset', preset: 'stripe' },
+  // `created` is Unix seconds; `data` is `{ object, previous_attributes? }`.
+  envelope: {
+    kind: 'envelope',
+    fields: { id: 'id', type: 'type', timestamp: 'created', data: 'data', apiVersion: 'api_version' },
+  },
+  selector: { kind: 'body', field: 'type' },
+  match: (event) => ({ body: event }),
+  parseBody: (body) => parseJson(body),
+  eventId(headers, body) {
+    // `evt_…` is the same on every retry and on manual resends; the signature hash is a last resort.
+    const id = stringField(body, 'id');
+    if (id !== undefined) return id;
+    const signature = headerValue(headers, HEADER);
+    return signature === undefined ? undefined : `stripe-signature:${sha256Hex(signature)}`;
+  },
+  eventType: (_headers, body) => stringField(body, 'type'),
+  // Stripe retries live-mode deliveries for up to 3 days; one extra day of margin.
+  dedupeTtlMs: 4 * DAY_MS,
+  defaultMode: 'sync',
+  handshake: () => undefined,
+};

@@ -1,0 +1,141 @@
+/**
+ * Small helpers the provider presets share: secrets, HMAC matching, header and body access. Crypto
+ * and codecs come from the signing primitives (`signing/hmac.ts`, `signing/encoding.ts`); presets never
+ * import the signing barrel or `resolve.ts` (which imports the presets).
+ */
+import { createHash } from 'node:crypto';
+import { toText } from '../bytes.js';
+import { WebhookError } from '../errors.js';
+import { type HmacAlgorithm, hmac, timingSafeEqualBytes, toKeyBytes } from '../signing/hmac.js';
+import type { HeadersInput, RawBody, SchemeOptions } from '../signing/scheme.js';
+import { readHeader, secretList } from '../signing/standard-webhooks-core.js';
+import type { HandshakeResponse } from './types.js';
+
+export type KeyList = readonly [Uint8Array, ...Uint8Array[]];
+
+/**
+ * Secrets as key bytes, validated once at construction. Provider secrets are the UTF-8 bytes of the
+ * string shown in the provider's dashboard (Stripe's `whsec_…` included: Stripe does not decode it).
+ */
+export function secretKeys(secret: SchemeOptions['secret'] | undefined): KeyList {
+  const [first, ...rest] = secretList(secret).map(toKeyBytes);
+  if (first === undefined) throw new WebhookError('invalid_secret', 'At least one secret is required');
+  return [first, ...rest];
+}
+
+/** True when some key's MAC of `parts` equals some `given` digest (every rotation secret is tried). */
+export function anyKeyMatches(
+  algorithm: HmacAlgorithm,
+  keys: KeyList,
+  given: readonly Uint8Array[],
+  ...parts: (string | Uint8Array)[]
+): boolean {
+  let matched = false;
+  for (const key of keys) {
+    const expected = hmac(algorithm, key, ...parts);
+    for (const candidate of given) if (timingSafeEqualBytes(expected, candidate)) matched = true;
+  }
+  return matched;
+}
+
+export function sha256Hex(...parts: (string | Uint8Array)[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
+}
+
+function withStatus(status: number | undefined): { status?: number } {
+  return status === undefined ? {} : { status };
+}
+
+/**
+ * A header's trimmed value, `undefined` when absent or blank. Values that are not strings (whatever a
+ * framework or a client put there) are `malformed_header`, never a TypeError.
+ */
+export function headerValue(headers: HeadersInput, name: string, status?: number): string | undefined {
+  try {
+    const value = readHeader(headers, name.toLowerCase())?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  } catch (error) {
+    if (error instanceof WebhookError && status !== undefined) {
+      throw new WebhookError(error.code, error.message, { status, details: error.details, cause: error });
+    }
+    throw error;
+  }
+}
+
+/** A header's value; absent or blank → `missing_header` (with `status` when a provider demands one). */
+export function requireHeader(headers: HeadersInput, name: string, status?: number): string {
+  const value = headerValue(headers, name, status);
+  if (value === undefined) {
+    throw new WebhookError('missing_header', `Missing ${name} header`, {
+      details: { header: name.toLowerCase() },
+      ...withStatus(status),
+    });
+  }
+  return value;
+}
+
+export function malformed(name: string, why: string, status?: number): WebhookError {
+  return new WebhookError('malformed_header', `${name} ${why}`, {
+    details: { header: name.toLowerCase() },
+    ...withStatus(status),
+  });
+}
+
+export function invalidSignature(name: string, status?: number): WebhookError {
+  return new WebhookError('invalid_signature', `${name} does not match the payload and secret`, {
+    details: { header: name.toLowerCase() },
+    ...withStatus(status),
+  });
+}
+
+export function parseJson(body: RawBody): unknown {
+  const text = toText(body);
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new WebhookError('invalid_body', 'The body is not valid JSON', { cause });
+  }
+}
+
+/** Form fields (`application/x-www-form-urlencoded`); a repeated name becomes an array, in body order. */
+export function parseForm(body: RawBody): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const [key, value] of new URLSearchParams(toText(body))) {
+    const previous = fields[key];
+    if (previous === undefined) fields[key] = value;
+    else if (Array.isArray(previous)) previous.push(value);
+    else fields[key] = [previous, value];
+  }
+  return fields;
+}
+
+export function isFormBody(headers: HeadersInput): boolean {
+  const type = headerValue(headers, 'content-type');
+  return type?.toLowerCase().startsWith('application/x-www-form-urlencoded') === true;
+}
+
+/** Value at a dot path of a parsed body; `undefined` when any step is missing or not an object. */
+export function field(body: unknown, path: string): unknown {
+  let value: unknown = body;
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    if (!Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+export function stringField(body: unknown, path: string): string | undefined {
+  const value = field(body, path);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function jsonResponse(status: number, value: unknown): HandshakeResponse {
+  return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) };
+}
+
+export function delivered(id: string | undefined, timestamp?: number): { id?: string; timestamp?: number } {
+  return { ...(id === undefined ? {} : { id }), ...(timestamp === undefined ? {} : { timestamp }) };
+}

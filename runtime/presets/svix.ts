@@ -1,0 +1,33 @@
+/**
+ * Standard Webhooks / Svix: `webhook-id`, `webhook-timestamp`, `webhook-signature` (or the `svix-*`
+ * twins Svix sends), verified by the runtime's Standard Webhooks implementation. The message id is
+ * kept across Svix retries (which are re-signed with a fresh timestamp), so it is the dedupe key.
+ */
+import type { SignatureScheme } from '../signing/scheme.js';
+import { standardWebhooks } from '../signing/standard-webhooks.js';
+import { headerValue, parseJson, stringField } from './support.js';
+import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+
+const DAY_MS = 86_400_000;
+
+export function svixScheme(options: PresetSchemeOptions): SignatureScheme {
+  const scheme = standardWebhooks({ ...options, headerPrefix: options.headerPrefix ?? 'svix' });
+  return { name: 'svix', sign: (input) => scheme.sign(input), verify: (input) => scheme.verify(input) };
+}
+
+export const svix: ProviderPreset<'svix'> = {
+  name: 'svix',
+  scheme: svixScheme,
+  signature: { kind: 'preset', preset: 'svix' },
+  envelope: { kind: 'envelope' },
+  selector: { kind: 'envelope-type' },
+  match: (event) => ({ body: event }),
+  parseBody: (body) => parseJson(body),
+  eventId: (headers, _body, verified) =>
+    verified?.id ?? headerValue(headers, 'webhook-id') ?? headerValue(headers, 'svix-id'),
+  eventType: (_headers, body) => stringField(body, 'type'),
+  // Svix retries for about 28 hours (5 s … 10 h steps), plus manual resends; three days of memory.
+  dedupeTtlMs: 3 * DAY_MS,
+  defaultMode: 'sync',
+  handshake: () => undefined,
+};

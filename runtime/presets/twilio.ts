@@ -1,0 +1,248 @@
+/**
+ * Twilio: `X-Twilio-Signature` = base64 HMAC (SHA-1 with the Auth Token; SHA-256 with a SharedKey,
+ * announced by `X-Twilio-Webhooks-Signature-Settings: key=…,algorithm=HMAC_SHA256`) over the full URL
+ * Twilio called followed by every POST parameter as `name + value`, names sorted, a repeated name's
+ * distinct values sorted. JSON bodies are covered through the URL's `bodySHA256` query parameter
+ * (hex SHA-256 of the body). Like Twilio's SDK, the URL is tried as received with and without the
+ * scheme's default port, then in its WHATWG-normalised and legacy-querystring spellings.
+ */
+import { parse as parseQuery, stringify as stringifyQuery } from 'node:querystring';
+import { toBytes } from '../bytes.js';
+import { WebhookError } from '../errors.js';
+import { decodeBase64, decodeHex, encodeBase64 } from '../signing/encoding.js';
+import { hmac, timingSafeEqualBytes } from '../signing/hmac.js';
+import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
+import {
+  anyKeyMatches,
+  headerValue,
+  invalidSignature,
+  isFormBody,
+  malformed,
+  parseForm,
+  parseJson,
+  requireHeader,
+  secretKeys,
+  sha256Hex,
+  stringField,
+} from './support.js';
+import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+
+const SIGNATURE_HEADER = 'X-Twilio-Signature';
+const SETTINGS_HEADER = 'X-Twilio-Webhooks-Signature-Settings';
+const IDEMPOTENCY_HEADER = 'I-Twilio-Idempotency-Token';
+const BODY_HASH_PARAM = 'bodySHA256';
+const DAY_MS = 86_400_000;
+
+type Algorithm = 'sha1' | 'sha256';
+type Params = Readonly<Record<string, string | readonly string[]>>;
+
+/** The string Twilio signs: the URL, then `name + value` for each parameter in sorted order. */
+export function twilioSigningString(url: string, params: Params): string {
+  let data = url;
+  for (const name of Object.keys(params).sort()) {
+    const value = params[name];
+    if (value === undefined) continue;
+    if (typeof value === 'string') data += name + value;
+    else for (const one of [...new Set(value)].sort()) data += name + one;
+  }
+  return data;
+}
+
+/** Appends `bodySHA256=<hex sha256 of body>` to a URL, as Twilio does for JSON webhook bodies. */
+export function withTwilioBodyHash(url: string, body: RawBody): string {
+  const hash = sha256Hex(toBytes(body));
+  const hashAt = url.indexOf('#');
+  const base = hashAt === -1 ? url : url.slice(0, hashAt);
+  const fragment = hashAt === -1 ? '' : url.slice(hashAt);
+  const separator = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
+  return `${base}${separator}${BODY_HASH_PARAM}=${hash}${fragment}`;
+}
+
+interface UrlParts {
+  readonly prefix: string; // scheme:// plus user info
+  readonly scheme: string;
+  readonly host: string;
+  readonly port: string; // ':8080' or ''
+  readonly rest: string;
+}
+
+// Split without normalising, so the path and query keep the characters Twilio signed.
+function splitUrl(url: string): UrlParts | undefined {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url);
+  if (match === null) return undefined;
+  const scheme = match[1] ?? '';
+  const authority = match[2] ?? '';
+  const at = authority.lastIndexOf('@');
+  const hostPort = authority.slice(at + 1);
+  // In `[::1]:8080` only a colon after the closing bracket starts the port.
+  const colon = hostPort.indexOf(':', hostPort.lastIndexOf(']') + 1);
+  return {
+    prefix: scheme + authority.slice(0, at + 1),
+    scheme: scheme.toLowerCase(),
+    host: colon === -1 ? hostPort : hostPort.slice(0, colon),
+    port: colon === -1 ? '' : hostPort.slice(colon),
+    rest: url.slice(match[0].length),
+  };
+}
+
+function withoutPort(url: string): string {
+  const parts = splitUrl(url);
+  return parts === undefined ? url : parts.prefix + parts.host + parts.rest;
+}
+
+function withDefaultPort(url: string): string {
+  const parts = splitUrl(url);
+  if (parts === undefined || parts.port !== '') return url;
+  const port = parts.scheme === 'https://' ? ':443' : ':80';
+  return parts.prefix + parts.host + port + parts.rest;
+}
+
+function withLegacyQuery(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1 || q === url.length - 1) return url;
+  return `${url.slice(0, q)}?${stringifyQuery(parseQuery(url.slice(q + 1)))}`;
+}
+
+/** Every spelling of the URL Twilio may have signed, in the order its SDK tries them. */
+function candidateUrls(url: string): string[] {
+  const out = [withoutPort(url), withDefaultPort(url)];
+  let normalised: string;
+  try {
+    normalised = new URL(url).toString();
+  } catch (cause) {
+    throw new WebhookError('invalid_config', `twilio: "${url}" is not an absolute URL`, { cause });
+  }
+  const plain = withoutPort(normalised);
+  const ported = withDefaultPort(normalised);
+  out.push(plain, ported, withLegacyQuery(plain), withLegacyQuery(ported));
+  return [...new Set(out)];
+}
+
+function algorithmFromSettings(headers: HeadersInput): Algorithm {
+  const settings = headerValue(headers, SETTINGS_HEADER);
+  if (settings === undefined) return 'sha1';
+  for (const part of settings.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== 'algorithm') continue;
+    const name = part
+      .slice(eq + 1)
+      .trim()
+      .toUpperCase();
+    if (name === '' || name === 'HMAC_SHA1') return 'sha1';
+    if (name === 'HMAC_SHA256') return 'sha256';
+    throw malformed(SETTINGS_HEADER, `names an unsupported algorithm (${name})`);
+  }
+  return 'sha1';
+}
+
+function bodyHashParam(url: string): string | undefined {
+  const q = url.indexOf('?');
+  if (q === -1) return undefined;
+  const value = new URLSearchParams(url.slice(q + 1).split('#')[0]).get(BODY_HASH_PARAM);
+  return value ?? undefined;
+}
+
+function signedParams(url: string, body: RawBody): Params {
+  // With bodySHA256 the body is covered by its hash in the URL, not as parameters.
+  if (bodyHashParam(url) !== undefined) return {};
+  return toBytes(body).length === 0 ? {} : parseForm(body);
+}
+
+export function twilioScheme(options: PresetSchemeOptions): SignatureScheme {
+  const keys = secretKeys(options.secret);
+  const configured = options.algorithm;
+  if (configured !== undefined && configured !== 'sha1' && configured !== 'sha256') {
+    throw new WebhookError('invalid_config', `twilio: algorithm must be sha1 or sha256`);
+  }
+  const publicUrl = (requestUrl: string | undefined): string => {
+    const { publicUrl: option } = options;
+    const url = typeof option === 'function' ? option(requestUrl) : (option ?? requestUrl);
+    if (url === undefined || url === '') {
+      throw new WebhookError(
+        'invalid_config',
+        'twilio: the public URL Twilio called is needed to verify (pass VerifyInput.url or the publicUrl option)',
+      );
+    }
+    return url;
+  };
+  return {
+    name: 'twilio',
+    sign(input) {
+      const url = publicUrl(input.url);
+      const algorithm = configured ?? 'sha1';
+      const [key] = keys;
+      const signature = hmac(algorithm, key, twilioSigningString(url, signedParams(url, input.body)));
+      const headers: Record<string, string> = {
+        [SIGNATURE_HEADER]: encodeBase64(signature),
+        [IDEMPOTENCY_HEADER]: input.id,
+      };
+      if (algorithm === 'sha256') headers[SETTINGS_HEADER] = 'algorithm=HMAC_SHA256';
+      return headers;
+    },
+    verify(input) {
+      const url = publicUrl(input.url);
+      const value = requireHeader(input.headers, SIGNATURE_HEADER);
+      const algorithm = configured ?? algorithmFromSettings(input.headers);
+      const given = decodeBase64(value);
+      if (given === undefined || given.length !== (algorithm === 'sha1' ? 20 : 32)) {
+        throw malformed(SIGNATURE_HEADER, `must be a base64 HMAC-${algorithm.toUpperCase()} digest`);
+      }
+      const params = signedParams(url, input.body);
+      const matched = candidateUrls(url).some((candidate) =>
+        anyKeyMatches(algorithm, keys, [given], twilioSigningString(candidate, params)),
+      );
+      if (!matched) throw invalidSignature(SIGNATURE_HEADER);
+      const expectedHash = bodyHashParam(url);
+      if (expectedHash !== undefined) {
+        const actual = decodeHex(sha256Hex(toBytes(input.body)));
+        const claimed = decodeHex(expectedHash);
+        if (actual === undefined || claimed === undefined || !timingSafeEqualBytes(actual, claimed)) {
+          throw new WebhookError('invalid_signature', 'The body does not match the signed bodySHA256', {
+            details: { header: SIGNATURE_HEADER.toLowerCase(), parameter: BODY_HASH_PARAM },
+          });
+        }
+      }
+      return {
+        id: headerValue(input.headers, IDEMPOTENCY_HEADER) ?? `twilio:${sha256Hex(value, '\n', url)}`,
+      };
+    },
+  };
+}
+
+export const twilio: ProviderPreset<'twilio'> = {
+  name: 'twilio',
+  scheme: twilioScheme,
+  signature: { kind: 'preset', preset: 'twilio' },
+  envelope: { kind: 'bare' },
+  selector: { kind: 'body', field: 'EventType' },
+  match: (event) => ({ body: event }),
+  parseBody: (body, headers) =>
+    isFormBody(headers) || !looksLikeJson(body) ? parseForm(body) : parseJson(body),
+  eventId(headers, _body, verified) {
+    const token = headerValue(headers, IDEMPOTENCY_HEADER);
+    if (token !== undefined) return token;
+    if (verified?.id !== undefined) return verified.id;
+    const signature = headerValue(headers, SIGNATURE_HEADER);
+    return signature === undefined ? undefined : `twilio-signature:${sha256Hex(signature)}`;
+  },
+  eventType(_headers, body) {
+    for (const name of ['EventType', 'CallStatus', 'MessageStatus', 'SmsStatus']) {
+      const value = stringField(body, name);
+      if (value !== undefined) return value;
+    }
+    return stringField(body, 'type');
+  },
+  // Twilio retries within seconds (connection overrides); a day covers Event Streams sinks too.
+  dedupeTtlMs: DAY_MS,
+  defaultMode: 'sync',
+  handshake: () => undefined,
+};
+
+function looksLikeJson(body: RawBody): boolean {
+  const bytes = toBytes(body);
+  for (const byte of bytes) {
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+    return byte === 0x7b || byte === 0x5b; // { or [
+  }
+  return false;
+}
