@@ -1,0 +1,202 @@
+/**
+ * The outbox: the durable state of the sender. Two implementations (SQLite, PostgreSQL) share this
+ * interface; the sender writes messages + deliveries, workers claim and complete deliveries, the
+ * management API edits endpoints. Times are milliseconds since the epoch.
+ */
+
+export interface EndpointSecret {
+  readonly secret: string;
+  readonly createdAt: number;
+  /** After this time the secret no longer signs (set on the old secret by a rotation). */
+  readonly expiresAt?: number;
+}
+
+export type DisabledReason = 'gone' | 'consecutive_failures' | 'manual';
+
+export interface Endpoint {
+  readonly id: string;
+  readonly url: string;
+  /** Subscribed event names; `*` subscribes to every event. */
+  readonly events: readonly string[];
+  readonly secrets: readonly EndpointSecret[];
+  readonly enabled: boolean;
+  readonly disabledReason?: DisabledReason;
+  readonly consecutiveFailures: number;
+  /** Deliveries per second to this endpoint (across all workers); unset = the worker default. */
+  readonly rateLimit?: number;
+  readonly description?: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface NewEndpoint {
+  readonly id?: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly secret: string;
+  readonly rateLimit?: number;
+  readonly description?: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'dead';
+
+export interface Delivery {
+  readonly id: string;
+  readonly messageId: string;
+  readonly endpointId: string;
+  readonly eventType: string;
+  readonly status: DeliveryStatus;
+  /** Attempts started so far (a claim counts as an attempt, so a crash mid-attempt is not free). */
+  readonly attempts: number;
+  readonly nextAttemptAt: number;
+  readonly leaseOwner?: string;
+  readonly leaseUntil?: number;
+  readonly lastError?: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** When the delivery succeeded or was dead-lettered. */
+  readonly finishedAt?: number;
+}
+
+export interface AttemptRecord {
+  readonly id: string;
+  readonly deliveryId: string;
+  readonly messageId: string;
+  readonly endpointId: string;
+  /** 1-based attempt number of the delivery. */
+  readonly attempt: number;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly statusCode?: number;
+  /** `WebhookError` code of a failed attempt (`timeout`, `http_error`, …). */
+  readonly errorCode?: string;
+  readonly error?: string;
+  /** First ≤ 1 KiB of the response body. */
+  readonly responseSnippet?: string;
+  readonly outcome: 'succeeded' | 'failed';
+}
+
+export interface NewMessage {
+  readonly id: string;
+  readonly eventType: string;
+  /** The exact JSON body sent (signatures cover these bytes). */
+  readonly body: string;
+  /** Extra request headers (e.g. an event-type header for header-selected contracts). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly createdAt: number;
+}
+
+export interface EnqueueOptions {
+  /** Only these endpoints (still subject to their subscriptions). */
+  readonly endpointIds?: readonly string[];
+  /** A driver-specific transaction handle (pg client inside BEGIN, or the better-sqlite3 db). */
+  readonly tx?: unknown;
+}
+
+export interface EnqueueResult {
+  readonly messageId: string;
+  readonly deliveryIds: readonly string[];
+}
+
+/** A claimed delivery with everything a worker needs to make the attempt. */
+export interface ClaimedDelivery {
+  readonly id: string;
+  readonly messageId: string;
+  readonly eventType: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The attempt number this claim is (1-based). */
+  readonly attempt: number;
+  readonly leaseOwner: string;
+  readonly messageCreatedAt: number;
+  readonly endpoint: Endpoint;
+}
+
+export interface ClaimOptions {
+  readonly owner: string;
+  readonly now: number;
+  readonly leaseMs: number;
+  readonly limit: number;
+  /** Endpoints this worker cannot take more work for right now (local concurrency). */
+  readonly excludeEndpointIds?: readonly string[];
+  /** Most deliveries of one endpoint in one claim. */
+  readonly perEndpointLimit?: number;
+  /** Deliveries/second for endpoints without their own `rateLimit`; unset = unlimited. */
+  readonly defaultRateLimit?: number;
+}
+
+/** What happened to a claimed attempt. */
+export type AttemptResolution =
+  | { readonly kind: 'succeeded' }
+  | { readonly kind: 'retry'; readonly nextAttemptAt: number; readonly error: string }
+  | { readonly kind: 'dead'; readonly error: string };
+
+export interface CompleteInput {
+  readonly delivery: ClaimedDelivery;
+  readonly now: number;
+  readonly attempt: Omit<AttemptRecord, 'id' | 'deliveryId' | 'messageId' | 'endpointId' | 'attempt'>;
+  readonly resolution: AttemptResolution;
+  /** Disable the endpoint now (410 Gone). */
+  readonly disable?: DisabledReason;
+  /** Disable after this many consecutive failed attempts (counter is reset by a success). */
+  readonly disableAfterFailures?: number;
+}
+
+export interface CompleteResult {
+  /** False when the lease was lost (another worker took over); nothing was written. */
+  readonly applied: boolean;
+  /** Set when this completion disabled the endpoint. */
+  readonly disabled?: { readonly endpoint: Endpoint; readonly reason: DisabledReason };
+}
+
+export type RedeliverTarget =
+  | { readonly messageId: string }
+  | { readonly deliveryId: string }
+  | { readonly endpointId: string; readonly from?: number; readonly to?: number };
+
+export interface ListDeliveriesOptions {
+  readonly endpointId?: string;
+  readonly messageId?: string;
+  readonly status?: DeliveryStatus;
+  readonly limit?: number;
+}
+
+export interface Outbox {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Creates the tables and indexes if missing (idempotent). Every other method calls it first. */
+  init(): Promise<void>;
+
+  createEndpoint(input: NewEndpoint, now: number): Promise<Endpoint>;
+  getEndpoint(id: string): Promise<Endpoint | undefined>;
+  listEndpoints(): Promise<Endpoint[]>;
+  /** Deletes the endpoint with its deliveries and attempts. */
+  deleteEndpoint(id: string): Promise<boolean>;
+  /** Adds `secret` and makes every other unexpired secret expire at `overlapUntil`. */
+  rotateSecret(id: string, secret: string, now: number, overlapUntil: number): Promise<Endpoint | undefined>;
+  /** Enables, resets the failure counter, and makes its pending deliveries due now. */
+  enableEndpoint(id: string, now: number): Promise<Endpoint | undefined>;
+  disableEndpoint(id: string, reason: DisabledReason, now: number): Promise<Endpoint | undefined>;
+
+  /** Inserts the message and one pending delivery per subscribed endpoint (atomically). */
+  enqueue(message: NewMessage, options?: EnqueueOptions): Promise<EnqueueResult>;
+  /** Leases due deliveries of enabled endpoints (expired leases included). */
+  claim(options: ClaimOptions): Promise<ClaimedDelivery[]>;
+  /** Records the attempt and moves the delivery on, only if `delivery.leaseOwner` still holds it. */
+  complete(input: CompleteInput): Promise<CompleteResult>;
+  /** Gives back a claimed delivery without counting the attempt (the worker could not start it). */
+  release(delivery: ClaimedDelivery, now: number): Promise<void>;
+  /** Makes finished (succeeded or dead) deliveries pending again with a fresh attempt budget. */
+  redeliver(target: RedeliverTarget, now: number): Promise<number>;
+
+  getDelivery(id: string): Promise<Delivery | undefined>;
+  listDeliveries(options?: ListDeliveriesOptions): Promise<Delivery[]>;
+  listAttempts(options: {
+    deliveryId?: string;
+    endpointId?: string;
+    limit?: number;
+  }): Promise<AttemptRecord[]>;
+  /** Earliest `next_attempt_at` of pending deliveries of enabled endpoints (for schedulers and tests). */
+  nextDueAt(): Promise<number | undefined>;
+  /** Closes what the outbox opened itself (a database opened from a path); never the user's driver. */
+  close(): Promise<void>;
+}

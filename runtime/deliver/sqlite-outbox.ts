@@ -1,0 +1,628 @@
+/**
+ * The embedded outbox on better-sqlite3. Takes the user's `Database` (or a file path, then the
+ * driver is loaded lazily and the file opened in WAL mode). Claims run in `BEGIN IMMEDIATE`, so
+ * several worker processes on the same file never lease the same delivery.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { WebhookError } from '../errors.js';
+import { pickCandidates } from './claim-filter.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  ClaimOptions,
+  CompleteInput,
+  CompleteResult,
+  Delivery,
+  DeliveryStatus,
+  DisabledReason,
+  Endpoint,
+  EndpointSecret,
+  EnqueueOptions,
+  EnqueueResult,
+  ListDeliveriesOptions,
+  NewEndpoint,
+  NewMessage,
+  Outbox,
+  RedeliverTarget,
+} from './outbox.js';
+import { randomId } from './random-id.js';
+
+type Db = BetterSqlite3.Database;
+
+export interface SqliteOutboxOptions {
+  /** Table name prefix; default `webhook_`. */
+  readonly prefix?: string;
+}
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  events: string;
+  secrets: string;
+  enabled: number;
+  disabled_reason: string | null;
+  consecutive_failures: number;
+  rate_limit: number | null;
+  rate_tat: number | null;
+  description: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+interface DeliveryRow {
+  id: string;
+  message_id: string;
+  endpoint_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+interface AttemptRow {
+  id: number;
+  delivery_id: string;
+  message_id: string;
+  endpoint_id: string;
+  attempt: number;
+  started_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error_code: string | null;
+  error: string | null;
+  response_snippet: string | null;
+  outcome: 'succeeded' | 'failed';
+}
+
+/** Opens the outbox on a better-sqlite3 database, or on a file path (the driver is imported lazily). */
+export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions = {}): Outbox {
+  const p = options.prefix ?? 'webhook_';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(p)) {
+    throw new WebhookError('invalid_config', `sqliteOutbox: prefix "${p}" must be an SQL identifier`);
+  }
+  const T = {
+    endpoints: `${p}endpoints`,
+    messages: `${p}messages`,
+    deliveries: `${p}deliveries`,
+    attempts: `${p}attempts`,
+  };
+  const ownsDb = typeof dbOrPath === 'string';
+  let db: Db | undefined = typeof dbOrPath === 'string' ? undefined : dbOrPath;
+  let ready: Promise<Db> | undefined;
+
+  const init = (): Promise<Db> => {
+    ready ??= (async () => {
+      if (!db) {
+        const mod = (await import('better-sqlite3')) as unknown as { default: typeof BetterSqlite3 };
+        db = new mod.default(dbOrPath as string);
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        db.pragma('busy_timeout = 5000');
+      }
+      createSchema(db);
+      return db;
+    })();
+    return ready;
+  };
+
+  const createSchema = (d: Db) => {
+    d.exec(`
+      CREATE TABLE IF NOT EXISTS ${T.endpoints} (
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        secrets TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        disabled_reason TEXT,
+        consecutive_failures INTEGER NOT NULL DEFAULT 0,
+        rate_limit REAL,
+        rate_tat INTEGER,
+        description TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS ${T.messages} (
+        id TEXT PRIMARY KEY,
+        event_type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        headers TEXT NOT NULL DEFAULT '{}',
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS ${T.deliveries} (
+        id TEXT PRIMARY KEY,
+        message_id TEXT NOT NULL,
+        endpoint_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending','delivering','succeeded','dead')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER,
+        last_error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        UNIQUE (message_id, endpoint_id)
+      );
+      CREATE INDEX IF NOT EXISTS ${T.deliveries}_pending ON ${T.deliveries} (next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX IF NOT EXISTS ${T.deliveries}_leased ON ${T.deliveries} (lease_until) WHERE status = 'delivering';
+      CREATE INDEX IF NOT EXISTS ${T.deliveries}_endpoint ON ${T.deliveries} (endpoint_id, status, finished_at);
+      CREATE TABLE IF NOT EXISTS ${T.attempts} (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        delivery_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        endpoint_id TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        duration_ms REAL NOT NULL,
+        status_code INTEGER,
+        error_code TEXT,
+        error TEXT,
+        response_snippet TEXT,
+        outcome TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS ${T.attempts}_delivery ON ${T.attempts} (delivery_id);
+      CREATE INDEX IF NOT EXISTS ${T.attempts}_endpoint ON ${T.attempts} (endpoint_id, id);
+    `);
+  };
+
+  // Prepared statements are cached per connection: a `tx` handle may be a different connection.
+  const cache = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();
+  const stmt = (d: Db, sql: string): BetterSqlite3.Statement => {
+    let map = cache.get(d);
+    if (!map) {
+      map = new Map();
+      cache.set(d, map);
+    }
+    let s = map.get(sql);
+    if (!s) {
+      s = d.prepare(sql);
+      map.set(sql, s);
+    }
+    return s;
+  };
+
+  const toEndpoint = (r: EndpointRow): Endpoint => ({
+    id: r.id,
+    url: r.url,
+    events: JSON.parse(r.events) as string[],
+    secrets: JSON.parse(r.secrets) as EndpointSecret[],
+    enabled: r.enabled === 1,
+    ...(r.disabled_reason ? { disabledReason: r.disabled_reason as DisabledReason } : {}),
+    consecutiveFailures: r.consecutive_failures,
+    ...(r.rate_limit !== null ? { rateLimit: r.rate_limit } : {}),
+    ...(r.description !== null ? { description: r.description } : {}),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  });
+
+  const toDelivery = (r: DeliveryRow): Delivery => ({
+    id: r.id,
+    messageId: r.message_id,
+    endpointId: r.endpoint_id,
+    eventType: r.event_type,
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    ...(r.lease_owner !== null ? { leaseOwner: r.lease_owner } : {}),
+    ...(r.lease_until !== null ? { leaseUntil: r.lease_until } : {}),
+    ...(r.last_error !== null ? { lastError: r.last_error } : {}),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    ...(r.finished_at !== null ? { finishedAt: r.finished_at } : {}),
+  });
+
+  const toAttempt = (r: AttemptRow): AttemptRecord => ({
+    id: String(r.id),
+    deliveryId: r.delivery_id,
+    messageId: r.message_id,
+    endpointId: r.endpoint_id,
+    attempt: r.attempt,
+    startedAt: r.started_at,
+    durationMs: r.duration_ms,
+    ...(r.status_code !== null ? { statusCode: r.status_code } : {}),
+    ...(r.error_code !== null ? { errorCode: r.error_code } : {}),
+    ...(r.error !== null ? { error: r.error } : {}),
+    ...(r.response_snippet !== null ? { responseSnippet: r.response_snippet } : {}),
+    outcome: r.outcome,
+  });
+
+  const selectEndpoint = (d: Db, id: string) =>
+    stmt(d, `SELECT * FROM ${T.endpoints} WHERE id = ?`).get(id) as EndpointRow | undefined;
+
+  const deliveryColumns = `d.*, m.event_type AS event_type`;
+  const deliveryFrom = `${T.deliveries} d JOIN ${T.messages} m ON m.id = d.message_id`;
+
+  const outbox: Outbox = {
+    kind: 'sqlite',
+    async init() {
+      await init();
+    },
+
+    async createEndpoint(input: NewEndpoint, now: number) {
+      const d = await init();
+      const id = input.id ?? randomId('ep');
+      const secrets: EndpointSecret[] = [{ secret: input.secret, createdAt: now }];
+      try {
+        stmt(
+          d,
+          `INSERT INTO ${T.endpoints} (id, url, events, secrets, rate_limit, description, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          id,
+          input.url,
+          JSON.stringify(input.events),
+          JSON.stringify(secrets),
+          input.rateLimit ?? null,
+          input.description ?? null,
+          now,
+          now,
+        );
+      } catch (error) {
+        throw new WebhookError('invalid_argument', `Endpoint "${id}" already exists`, { cause: error });
+      }
+      return toEndpoint(selectEndpoint(d, id) as EndpointRow);
+    },
+
+    async getEndpoint(id) {
+      const row = selectEndpoint(await init(), id);
+      return row ? toEndpoint(row) : undefined;
+    },
+
+    async listEndpoints() {
+      const d = await init();
+      return (stmt(d, `SELECT * FROM ${T.endpoints} ORDER BY created_at, id`).all() as EndpointRow[]).map(
+        toEndpoint,
+      );
+    },
+
+    async deleteEndpoint(id) {
+      const d = await init();
+      return d.transaction(() => {
+        stmt(d, `DELETE FROM ${T.attempts} WHERE endpoint_id = ?`).run(id);
+        stmt(d, `DELETE FROM ${T.deliveries} WHERE endpoint_id = ?`).run(id);
+        return stmt(d, `DELETE FROM ${T.endpoints} WHERE id = ?`).run(id).changes > 0;
+      })();
+    },
+
+    async rotateSecret(id, secret, now, overlapUntil) {
+      const d = await init();
+      return d.transaction(() => {
+        const row = selectEndpoint(d, id);
+        if (!row) return undefined;
+        const kept = (JSON.parse(row.secrets) as EndpointSecret[])
+          .filter((s) => s.expiresAt === undefined || s.expiresAt > now)
+          .map((s) => ({ ...s, expiresAt: Math.min(s.expiresAt ?? overlapUntil, overlapUntil) }));
+        const secrets = [...kept, { secret, createdAt: now }];
+        stmt(d, `UPDATE ${T.endpoints} SET secrets = ?, updated_at = ? WHERE id = ?`).run(
+          JSON.stringify(secrets),
+          now,
+          id,
+        );
+        return toEndpoint(selectEndpoint(d, id) as EndpointRow);
+      })();
+    },
+
+    async enableEndpoint(id, now) {
+      const d = await init();
+      return d.transaction(() => {
+        const changed = stmt(
+          d,
+          `UPDATE ${T.endpoints} SET enabled = 1, disabled_reason = NULL, consecutive_failures = 0, updated_at = ?
+           WHERE id = ?`,
+        ).run(now, id).changes;
+        if (changed === 0) return undefined;
+        stmt(
+          d,
+          `UPDATE ${T.deliveries} SET next_attempt_at = ?, updated_at = ?
+           WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at > ?`,
+        ).run(now, now, id, now);
+        return toEndpoint(selectEndpoint(d, id) as EndpointRow);
+      })();
+    },
+
+    async disableEndpoint(id, reason, now) {
+      const d = await init();
+      stmt(d, `UPDATE ${T.endpoints} SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?`).run(
+        reason,
+        now,
+        id,
+      );
+      const row = selectEndpoint(d, id);
+      return row ? toEndpoint(row) : undefined;
+    },
+
+    async enqueue(message: NewMessage, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+      const own = await init();
+      const d = options.tx === undefined ? own : asDb(options.tx);
+      // A savepoint nests inside the caller's transaction and is a transaction of its own otherwise.
+      return d.transaction(() => {
+        const inserted = stmt(
+          d,
+          `INSERT OR IGNORE INTO ${T.messages} (id, event_type, body, headers, created_at) VALUES (?, ?, ?, ?, ?)`,
+        ).run(
+          message.id,
+          message.eventType,
+          message.body,
+          JSON.stringify(message.headers),
+          message.createdAt,
+        );
+        if (inserted.changes === 0) {
+          // Same message id sent again: idempotent, the first send's deliveries stand.
+          const ids = stmt(d, `SELECT id FROM ${T.deliveries} WHERE message_id = ? ORDER BY id`).all(
+            message.id,
+          ) as { id: string }[];
+          return { messageId: message.id, deliveryIds: ids.map((r) => r.id) };
+        }
+        const only = options.endpointIds ? JSON.stringify(options.endpointIds) : null;
+        const rows = stmt(
+          d,
+          `INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
+           SELECT 'dlv_' || lower(hex(randomblob(12))), ?, e.id, 'pending', 0, ?, ?, ?
+           FROM ${T.endpoints} e
+           WHERE EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ? OR j.value = '*')
+             AND (? IS NULL OR e.id IN (SELECT value FROM json_each(?)))
+           RETURNING id`,
+        ).all(
+          message.id,
+          message.createdAt,
+          message.createdAt,
+          message.createdAt,
+          message.eventType,
+          only,
+          only,
+        ) as { id: string }[];
+        return { messageId: message.id, deliveryIds: rows.map((r) => r.id) };
+      })();
+    },
+
+    async claim(options: ClaimOptions): Promise<ClaimedDelivery[]> {
+      const d = await init();
+      const run = d.transaction((): ClaimedDelivery[] => {
+        const excluded = JSON.stringify(options.excludeEndpointIds ?? []);
+        const candidates = stmt(
+          d,
+          `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+           JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+           WHERE e.enabled = 1
+             AND ((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'delivering' AND d.lease_until <= ?))
+             AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
+           ORDER BY d.next_attempt_at
+           LIMIT ?`,
+        ).all(options.now, options.now, excluded, options.limit) as {
+          id: string;
+          endpoint_id: string;
+          rate_limit: number | null;
+          rate_tat: number | null;
+        }[];
+        const { chosen, rateState } = pickCandidates(candidates, options);
+        for (const [endpointId, tat] of rateState) {
+          stmt(d, `UPDATE ${T.endpoints} SET rate_tat = ? WHERE id = ?`).run(tat, endpointId);
+        }
+        if (chosen.length === 0) return [];
+        const leaseUntil = options.now + options.leaseMs;
+        const update = stmt(
+          d,
+          `UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
+           WHERE id = ?`,
+        );
+        for (const id of chosen) update.run(options.owner, leaseUntil, options.now, id);
+        const rows = stmt(
+          d,
+          `SELECT d.id, d.message_id, d.attempts, m.event_type, m.body, m.headers, m.created_at AS message_created_at,
+                  e.id AS e_id, e.url AS e_url, e.events AS e_events, e.secrets AS e_secrets, e.enabled AS e_enabled,
+                  e.disabled_reason AS e_disabled_reason, e.consecutive_failures AS e_consecutive_failures,
+                  e.rate_limit AS e_rate_limit, e.rate_tat AS e_rate_tat, e.description AS e_description,
+                  e.created_at AS e_created_at, e.updated_at AS e_updated_at
+           FROM ${T.deliveries} d
+           JOIN ${T.messages} m ON m.id = d.message_id
+           JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+           WHERE d.id IN (SELECT value FROM json_each(?))`,
+        ).all(JSON.stringify(chosen)) as Record<string, unknown>[];
+        return rows.map((r) => ({
+          id: r.id as string,
+          messageId: r.message_id as string,
+          eventType: r.event_type as string,
+          body: r.body as string,
+          headers: JSON.parse(r.headers as string) as Record<string, string>,
+          attempt: r.attempts as number,
+          leaseOwner: options.owner,
+          messageCreatedAt: r.message_created_at as number,
+          endpoint: toEndpoint(unprefix(r, 'e_') as unknown as EndpointRow),
+        }));
+      });
+      return run.immediate();
+    },
+
+    async complete(input: CompleteInput): Promise<CompleteResult> {
+      const d = await init();
+      const { delivery, resolution, attempt, now } = input;
+      return d.transaction((): CompleteResult => {
+        const finished = resolution.kind !== 'retry';
+        const applied =
+          stmt(
+            d,
+            `UPDATE ${T.deliveries}
+             SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?,
+                 updated_at = ?, finished_at = ?
+             WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND attempts = ?`,
+          ).run(
+            resolution.kind === 'retry' ? 'pending' : resolution.kind,
+            resolution.kind === 'retry' ? resolution.nextAttemptAt : now,
+            resolution.kind === 'succeeded' ? null : resolution.error,
+            now,
+            finished ? now : null,
+            delivery.id,
+            delivery.leaseOwner,
+            delivery.attempt,
+          ).changes > 0;
+        // The attempt happened either way; history records it even when the lease was lost.
+        stmt(
+          d,
+          `INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
+             status_code, error_code, error, response_snippet, outcome)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          delivery.id,
+          delivery.messageId,
+          delivery.endpoint.id,
+          delivery.attempt,
+          attempt.startedAt,
+          attempt.durationMs,
+          attempt.statusCode ?? null,
+          attempt.errorCode ?? null,
+          attempt.error ?? null,
+          attempt.responseSnippet ?? null,
+          attempt.outcome,
+        );
+        if (!applied) return { applied: false };
+        const endpointId = delivery.endpoint.id;
+        if (attempt.outcome === 'succeeded') {
+          stmt(
+            d,
+            `UPDATE ${T.endpoints} SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0`,
+          ).run(endpointId);
+          return { applied: true };
+        }
+        const counted = stmt(
+          d,
+          `UPDATE ${T.endpoints} SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
+           RETURNING consecutive_failures`,
+        ).get(endpointId) as { consecutive_failures: number } | undefined;
+        const threshold = input.disableAfterFailures;
+        const reason: DisabledReason | undefined =
+          input.disable ??
+          (counted && threshold !== undefined && threshold > 0 && counted.consecutive_failures >= threshold
+            ? 'consecutive_failures'
+            : undefined);
+        if (!reason) return { applied: true };
+        const row = stmt(
+          d,
+          `UPDATE ${T.endpoints} SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1
+           RETURNING *`,
+        ).get(reason, now, endpointId) as EndpointRow | undefined;
+        return row ? { applied: true, disabled: { endpoint: toEndpoint(row), reason } } : { applied: true };
+      })();
+    },
+
+    async release(delivery, now) {
+      const d = await init();
+      stmt(
+        d,
+        `UPDATE ${T.deliveries} SET status = 'pending', attempts = attempts - 1, lease_owner = NULL, lease_until = NULL,
+           next_attempt_at = ?, updated_at = ?
+         WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND attempts = ?`,
+      ).run(now, now, delivery.id, delivery.leaseOwner, delivery.attempt);
+    },
+
+    async redeliver(target: RedeliverTarget, now: number) {
+      const d = await init();
+      const set = `UPDATE ${T.deliveries} SET status = 'pending', attempts = 0, next_attempt_at = ?, last_error = NULL,
+        finished_at = NULL, lease_owner = NULL, lease_until = NULL, updated_at = ?`;
+      if ('messageId' in target) {
+        return stmt(d, `${set} WHERE message_id = ? AND status IN ('succeeded', 'dead')`).run(
+          now,
+          now,
+          target.messageId,
+        ).changes;
+      }
+      if ('deliveryId' in target) {
+        return stmt(d, `${set} WHERE id = ? AND status IN ('succeeded', 'dead')`).run(
+          now,
+          now,
+          target.deliveryId,
+        ).changes;
+      }
+      return stmt(
+        d,
+        `${set} WHERE endpoint_id = ? AND status = 'dead' AND finished_at >= ? AND finished_at < ?`,
+      ).run(now, now, target.endpointId, target.from ?? 0, target.to ?? Number.MAX_SAFE_INTEGER).changes;
+    },
+
+    async getDelivery(id) {
+      const d = await init();
+      const row = stmt(d, `SELECT ${deliveryColumns} FROM ${deliveryFrom} WHERE d.id = ?`).get(id) as
+        | DeliveryRow
+        | undefined;
+      return row ? toDelivery(row) : undefined;
+    },
+
+    async listDeliveries(options: ListDeliveriesOptions = {}) {
+      const d = await init();
+      const rows = stmt(
+        d,
+        `SELECT ${deliveryColumns} FROM ${deliveryFrom}
+         WHERE (? IS NULL OR d.endpoint_id = ?) AND (? IS NULL OR d.message_id = ?) AND (? IS NULL OR d.status = ?)
+         ORDER BY d.created_at DESC, d.id LIMIT ?`,
+      ).all(
+        options.endpointId ?? null,
+        options.endpointId ?? null,
+        options.messageId ?? null,
+        options.messageId ?? null,
+        options.status ?? null,
+        options.status ?? null,
+        options.limit ?? 100,
+      ) as DeliveryRow[];
+      return rows.map(toDelivery);
+    },
+
+    async listAttempts(options) {
+      const d = await init();
+      const rows = stmt(
+        d,
+        `SELECT * FROM ${T.attempts}
+         WHERE (? IS NULL OR delivery_id = ?) AND (? IS NULL OR endpoint_id = ?)
+         ORDER BY id DESC LIMIT ?`,
+      ).all(
+        options.deliveryId ?? null,
+        options.deliveryId ?? null,
+        options.endpointId ?? null,
+        options.endpointId ?? null,
+        options.limit ?? 100,
+      ) as AttemptRow[];
+      return rows.map(toAttempt);
+    },
+
+    async nextDueAt() {
+      const d = await init();
+      const row = stmt(
+        d,
+        `SELECT min(t) AS t FROM (
+           SELECT min(d.next_attempt_at) AS t FROM ${T.deliveries} d JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+             WHERE d.status = 'pending' AND e.enabled = 1
+           UNION ALL
+           SELECT min(d.lease_until) AS t FROM ${T.deliveries} d WHERE d.status = 'delivering')`,
+      ).get() as { t: number | null };
+      return row.t ?? undefined;
+    },
+
+    async close() {
+      if (ownsDb && db) {
+        db.close();
+        db = undefined;
+        ready = undefined;
+      }
+    },
+  };
+  return outbox;
+}
+
+function asDb(tx: unknown): Db {
+  if (tx && typeof (tx as Db).prepare === 'function' && typeof (tx as Db).transaction === 'function')
+    return tx as Db;
+  throw new WebhookError(
+    'invalid_argument',
+    'send({ tx }): expected the better-sqlite3 Database of the transaction',
+  );
+}
+
+function unprefix(row: Record<string, unknown>, prefix: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
+  return out;
+}
