@@ -13,6 +13,8 @@ export interface CheckResult {
   /** e.g. `signature`, `timestamp`, `envelope`, `event`, `payload`. */
   readonly name: string;
   readonly ok: boolean;
+  /** Passed only because it could not be checked (no secret, no contract). */
+  readonly skipped?: boolean;
   /** Why it failed (or what it found when it passed). */
   readonly detail: string;
   /** Header or JSON pointer at fault. */
@@ -55,7 +57,13 @@ const captureSchema = z.object({
     ok: z.boolean(),
     status: z.number().int(),
     checks: z.array(
-      z.object({ name: z.string(), ok: z.boolean(), detail: z.string(), at: z.string().optional() }),
+      z.object({
+        name: z.string(),
+        ok: z.boolean(),
+        skipped: z.boolean().optional(),
+        detail: z.string(),
+        at: z.string().optional(),
+      }),
     ),
   }),
 });

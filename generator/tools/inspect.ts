@@ -1,0 +1,336 @@
+/**
+ * Checks one received request the way a generated receiver would, but reports every check instead of
+ * stopping at the first failure: signature and timestamp window (the contract's scheme, Standard
+ * Webhooks by default), JSON body, envelope fields, which event the selector picks, and the payload
+ * against the contract's schema. `listen` prints the result and saves it with the capture.
+ */
+import type { EnvelopeConfig, SelectorConfig } from '../../runtime/contract.js';
+import { isWebhookError } from '../../runtime/errors.js';
+import { getHeader } from '../../runtime/headers.js';
+import { createSignatureScheme } from '../../runtime/signing/resolve.js';
+import type { HeadersInput, SignatureScheme } from '../../runtime/signing/scheme.js';
+import type { ContractModel, EventModel } from '../model.js';
+import type { CheckResult } from './capture.js';
+import { createPayloadValidator, formatIssues, type PayloadValidator } from './validate.js';
+
+/** One contract `listen` checks requests against (or the contract-less Standard Webhooks default). */
+export interface InspectionTarget {
+  /** Absent: no contract, only signature and envelope are checked. */
+  readonly model?: ContractModel;
+  readonly envelope: EnvelopeConfig;
+  readonly selector: SelectorConfig;
+  /** Absent when no secret was given (the signature check is then skipped, and says so). */
+  readonly scheme?: SignatureScheme;
+  readonly schemeName: string;
+  readonly validator?: PayloadValidator;
+}
+
+export interface Inspection {
+  readonly ok: boolean;
+  /** Status to answer: 2xx when every check passed, else the status of the first failure. */
+  readonly status: number;
+  readonly contract?: string;
+  readonly event?: string;
+  readonly id?: string;
+  readonly checks: readonly CheckResult[];
+}
+
+export interface TargetOptions {
+  readonly secret?: string | readonly string[];
+  /** Replay window in seconds. Default 300. */
+  readonly tolerance?: number;
+  readonly now?: () => number;
+}
+
+/** A target for `model`, or the Standard Webhooks default when `model` is undefined. */
+export function createTarget(model: ContractModel | undefined, options: TargetOptions): InspectionTarget {
+  const signature = model?.signature ?? { kind: 'standard-webhooks' as const };
+  const schemeName = signature.kind === 'preset' ? signature.preset : signature.kind;
+  const scheme =
+    options.secret === undefined && signature.kind !== 'none'
+      ? undefined
+      : createSignatureScheme(signature, {
+          secret: options.secret ?? [],
+          ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+          ...(options.now === undefined ? {} : { now: options.now }),
+        });
+  return {
+    ...(model ? { model, validator: createPayloadValidator(model) } : {}),
+    envelope: model?.envelope ?? { kind: 'envelope' },
+    selector: model?.selector ?? { kind: 'envelope-type' },
+    ...(scheme ? { scheme } : {}),
+    schemeName,
+  };
+}
+
+export interface ReceivedRequest {
+  readonly headers: HeadersInput;
+  readonly body: Uint8Array;
+  /** Full URL of the request (some schemes sign it). */
+  readonly url?: string;
+}
+
+/** Checks `request` against each target and keeps the best match (all checks passed, else most passed). */
+export async function inspectRequest(
+  request: ReceivedRequest,
+  targets: readonly InspectionTarget[],
+  now: () => number = Date.now,
+): Promise<Inspection> {
+  let best: { inspection: Inspection; score: number } | undefined;
+  for (const target of targets) {
+    const inspection = await inspectWith(request, target, now);
+    if (inspection.ok) return inspection;
+    const score = leadingPasses(inspection.checks);
+    if (!best || score > best.score) best = { inspection, score };
+  }
+  if (!best) throw new Error('inspectRequest: no targets');
+  return best.inspection;
+}
+
+function leadingPasses(checks: readonly CheckResult[]): number {
+  let n = 0;
+  for (const check of checks) {
+    if (!check.ok) break;
+    n += check.skipped ? 0.5 : 1;
+  }
+  return n;
+}
+
+function field(config: EnvelopeConfig, name: 'id' | 'type' | 'timestamp' | 'data'): string {
+  return (config.kind === 'envelope' ? config.fields?.[name] : undefined) ?? name;
+}
+
+function dotGet(value: unknown, path: string): unknown {
+  let current = value;
+  for (const part of path.split('.')) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+function pointerOf(path: string): string {
+  return `/${path
+    .split('.')
+    .map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'))
+    .join('/')}`;
+}
+
+async function inspectWith(
+  request: ReceivedRequest,
+  target: InspectionTarget,
+  now: () => number,
+): Promise<Inspection> {
+  const checks: CheckResult[] = [];
+  let status = 200;
+  const fail = (check: CheckResult, code: number) => {
+    checks.push(check);
+    if (status < 300) status = code;
+  };
+  const contract = target.model?.name;
+  let id: string | undefined;
+
+  // 1. Signature and timestamp window.
+  if (!target.scheme) {
+    checks.push({
+      name: 'signature',
+      ok: true,
+      skipped: true,
+      detail: `not checked (${target.schemeName}): no --secret given`,
+    });
+  } else if (target.scheme.name === 'none') {
+    checks.push({ name: 'signature', ok: true, skipped: true, detail: 'the contract declares no signature' });
+  } else {
+    try {
+      const verified = await target.scheme.verify({
+        headers: request.headers,
+        body: request.body,
+        ...(request.url ? { url: request.url } : {}),
+      });
+      id = verified.id;
+      checks.push({ name: 'signature', ok: true, detail: `${target.schemeName} signature valid` });
+      if (verified.timestamp !== undefined) {
+        const age = Math.round(now() / 1000 - verified.timestamp);
+        checks.push({
+          name: 'timestamp',
+          ok: true,
+          detail: `signed ${age}s ${age >= 0 ? 'ago' : 'in the future'}, inside the window`,
+        });
+      }
+    } catch (error) {
+      if (!isWebhookError(error)) throw error;
+      const name = error.code.startsWith('timestamp_') ? 'timestamp' : 'signature';
+      const at = typeof error.details.header === 'string' ? error.details.header : undefined;
+      fail(
+        { name, ok: false, detail: `${error.message} [${error.code}]`, ...(at ? { at } : {}) },
+        error.status,
+      );
+    }
+  }
+
+  // 2. JSON body.
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(request.body).toString('utf8'));
+  } catch (error) {
+    fail({ name: 'body', ok: false, detail: `not JSON: ${(error as Error).message}` }, 400);
+    return { ok: false, status, ...(contract ? { contract } : {}), ...(id ? { id } : {}), checks };
+  }
+
+  // 3. Envelope fields.
+  const { envelope } = target;
+  let data: unknown = body;
+  let dataPointer = '';
+  if (envelope.kind === 'envelope') {
+    const problems: CheckResult[] = [];
+    const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+    if (!isObject) {
+      problems.push({ name: 'envelope', ok: false, detail: 'the body is not a JSON object', at: '' });
+    } else {
+      const record = body as Record<string, unknown>;
+      const idField = field(envelope, 'id');
+      const idValue = record[idField];
+      if (typeof idValue === 'string' && idValue !== '') id = idValue;
+      else if (idValue !== undefined || id === undefined) {
+        problems.push({
+          name: 'envelope',
+          ok: false,
+          detail: `"${idField}" must be a non-empty string`,
+          at: pointerOf(idField),
+        });
+      }
+      const typeField = field(envelope, 'type');
+      if (typeof record[typeField] !== 'string') {
+        problems.push({
+          name: 'envelope',
+          ok: false,
+          detail: `"${typeField}" must be a string`,
+          at: pointerOf(typeField),
+        });
+      }
+      const timestampField = field(envelope, 'timestamp');
+      const timestamp = record[timestampField];
+      if (timestamp !== undefined && (typeof timestamp !== 'string' || Number.isNaN(Date.parse(timestamp)))) {
+        problems.push({
+          name: 'envelope',
+          ok: false,
+          detail: `"${timestampField}" must be an ISO-8601 date-time`,
+          at: pointerOf(timestampField),
+        });
+      }
+      const dataField = field(envelope, 'data');
+      if (!(dataField in record)) {
+        problems.push({
+          name: 'envelope',
+          ok: false,
+          detail: `"${dataField}" is missing`,
+          at: pointerOf(dataField),
+        });
+      }
+      data = record[dataField];
+      dataPointer = pointerOf(dataField);
+    }
+    if (problems.length > 0) {
+      for (const problem of problems) fail(problem, 400);
+      return { ok: false, status, ...(contract ? { contract } : {}), ...(id ? { id } : {}), checks };
+    }
+    checks.push({ name: 'envelope', ok: true, detail: 'id, type, timestamp and data present' });
+  } else if (id === undefined) {
+    id = idFromHeaders(request.headers);
+  }
+
+  // 4. Which event (only with a contract).
+  const model = target.model;
+  if (!model) {
+    const type = envelope.kind === 'envelope' ? dotGet(body, field(envelope, 'type')) : undefined;
+    checks.push({ name: 'payload', ok: true, skipped: true, detail: 'not validated: no contract given' });
+    return {
+      ok: status < 300,
+      status,
+      ...(typeof type === 'string' ? { event: type } : {}),
+      ...(id ? { id } : {}),
+      checks,
+    };
+  }
+  const selected = selectEvent(model, target.selector, request.headers, body);
+  if (!selected.event) {
+    fail(
+      { name: 'event', ok: false, detail: selected.detail, ...(selected.at ? { at: selected.at } : {}) },
+      400,
+    );
+    return { ok: false, status, contract: model.name, ...(id ? { id } : {}), checks };
+  }
+  const event = selected.event;
+  checks.push({ name: 'event', ok: true, detail: `${event.name} (${model.title})` });
+
+  // 5. Payload against the contract.
+  const issues = target.validator?.validate(event.name, data) ?? [];
+  if (issues.length > 0) {
+    const first = issues[0];
+    fail(
+      {
+        name: 'payload',
+        ok: false,
+        detail: `does not match ${event.name}: ${formatIssues(issues.map((i) => ({ ...i, pointer: dataPointer + i.pointer })))}`,
+        ...(first ? { at: dataPointer + first.pointer } : {}),
+      },
+      400,
+    );
+  } else {
+    checks.push({ name: 'payload', ok: true, detail: `matches the ${event.name} schema` });
+  }
+  return { ok: status < 300, status, contract: model.name, event: event.name, ...(id ? { id } : {}), checks };
+}
+
+function idFromHeaders(headers: HeadersInput): string | undefined {
+  for (const name of ['webhook-id', 'svix-id', 'x-github-delivery', 'x-shopify-webhook-id']) {
+    const value = getHeader(headers, name);
+    if (value) return value;
+  }
+  return undefined;
+}
+
+interface Selection {
+  readonly event?: EventModel;
+  readonly detail: string;
+  readonly at?: string;
+}
+
+/** The event `selector` picks for this request (see `SelectorConfig` for the rules). */
+export function selectEvent(
+  model: ContractModel,
+  selector: SelectorConfig,
+  headers: HeadersInput,
+  body: unknown,
+): Selection {
+  const names = model.events.map((e) => e.name).join(', ');
+  if (selector.kind === 'header') {
+    const value = getHeader(headers, selector.header);
+    if (value === undefined)
+      return {
+        detail: `missing the ${selector.header} header that names the event`,
+        at: selector.header.toLowerCase(),
+      };
+    const candidates = model.events.filter((e) => (e.match?.header ?? e.name) === value);
+    const bodyValue = selector.bodyField ? dotGet(body, selector.bodyField) : undefined;
+    const event =
+      candidates.find((e) => e.match?.body !== undefined && e.match.body === bodyValue) ??
+      candidates.find((e) => e.match?.body === undefined);
+    if (event) return { event, detail: event.name };
+    const what = selector.bodyField
+      ? `${selector.header}: ${value} with ${selector.bodyField} = ${JSON.stringify(bodyValue)}`
+      : `${selector.header}: ${value}`;
+    return {
+      detail: `unknown event (${what}); the contract has ${names}`,
+      at: selector.header.toLowerCase(),
+    };
+  }
+  const path = selector.kind === 'body' ? selector.field : field(model.envelope, 'type');
+  const value = dotGet(body, path);
+  const event = model.events.find((e) => (e.match?.body ?? e.name) === value);
+  if (event) return { event, detail: event.name };
+  return {
+    detail: `unknown event ${JSON.stringify(value)} at ${pointerOf(path)}; the contract has ${names}`,
+    at: pointerOf(path),
+  };
+}
