@@ -19,14 +19,10 @@ import {
 } from 'node:crypto';
 import { WebhookError } from '../errors.js';
 import { concatBytes, encodeBase64 } from './encoding.js';
-
-// DER headers of PKCS#8 / SPKI Ed25519 keys; the 32 raw key bytes follow them.
-const PKCS8_PREFIX = Uint8Array.from([
-  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
-]);
-const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
-
-export { PKCS8_PREFIX as ED25519_PKCS8_PREFIX, SPKI_PREFIX as ED25519_SPKI_PREFIX };
+import {
+  ED25519_PKCS8_PREFIX as PKCS8_PREFIX,
+  ED25519_SPKI_PREFIX as SPKI_PREFIX,
+} from './standard-webhooks-core.js';
 
 export function ed25519PrivateKey(seed: Uint8Array): KeyObject {
   if (seed.length !== 32) throw new WebhookError('invalid_key', 'Ed25519 seed must be 32 bytes');

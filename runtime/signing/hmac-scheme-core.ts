@@ -8,11 +8,13 @@
  * - `signedParts(compiled, id, timestamp)` → `[before, after]`: the text around the body bytes
  * - `readHmacRequest(compiled, headers)` → id/timestamp/candidate signatures of one request
  * - `formatSignatures(compiled, digests)` → the header value (several digests joined by `, `)
+ * - `textSecretBytes(secret)` — a shared-password secret as bytes: strings are their UTF-8 bytes
  */
 import type { SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { parseUnixSeconds } from '../timestamp.js';
-import { decodeBase64, decodeHex, encodeBase64, encodeHex } from './encoding.js';
+import { decodeBase64, decodeHex, encodeBase64, encodeHex, utf8 } from './encoding.js';
+import type { Secret } from './scheme.js';
 import { readHeader } from './standard-webhooks-core.js';
 
 export type HmacConfig = Extract<SignatureConfig, { readonly kind: 'hmac' }>;
@@ -32,6 +34,8 @@ export interface CompiledHmac {
   readonly prefix: string;
   readonly template: { readonly before: string; readonly after: string };
   readonly usesId: boolean;
+  /** Header names as configured, for the headers `sign` writes. */
+  readonly labels: { readonly header: string; readonly timestampHeader?: string; readonly idHeader?: string };
 }
 
 function configError(message: string): WebhookError {
@@ -82,7 +86,26 @@ export function compileHmacConfig(config: HmacConfig): CompiledHmac {
     prefix,
     template: { before: signedContent.slice(0, at), after: signedContent.slice(at + '{body}'.length) },
     usesId,
+    labels: {
+      header: config.header,
+      ...(config.timestampHeader === undefined ? {} : { timestampHeader: config.timestampHeader }),
+      ...(config.idHeader === undefined ? {} : { idHeader: config.idHeader }),
+    },
   };
+}
+
+/** The headers `sign` writes, given the signature value. */
+export function signedHeaders(
+  compiled: CompiledHmac,
+  signature: string,
+  id: string,
+  timestamp: number,
+): Record<string, string> {
+  const headers: Record<string, string> = { [compiled.labels.header]: signature };
+  if (compiled.labels.timestampHeader !== undefined)
+    headers[compiled.labels.timestampHeader] = String(timestamp);
+  if (compiled.labels.idHeader !== undefined) headers[compiled.labels.idHeader] = id;
+  return headers;
 }
 
 function fill(text: string, id: string, timestamp: string): string {
@@ -159,4 +182,16 @@ export function formatSignatures(compiled: CompiledHmac, digests: readonly Uint8
       (digest) => compiled.prefix + (compiled.encoding === 'hex' ? encodeHex(digest) : encodeBase64(digest)),
     )
     .join(', ');
+}
+
+/** Secrets of "shared password" schemes (simple HMAC, GitHub, Shopify): text is used as its UTF-8 bytes. */
+export function textSecretBytes(secret: Secret): Uint8Array {
+  if (secret instanceof Uint8Array) {
+    if (secret.length === 0) throw new WebhookError('invalid_secret', 'Secret is empty');
+    return secret;
+  }
+  if (typeof secret !== 'string' || secret === '') {
+    throw new WebhookError('invalid_secret', 'Secret must be a non-empty string or bytes');
+  }
+  return utf8(secret);
 }

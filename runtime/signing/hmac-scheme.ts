@@ -15,6 +15,7 @@ import {
   formatSignatures,
   type HmacConfig,
   readHmacRequest,
+  signedHeaders,
   signedParts,
 } from './hmac-scheme-core.js';
 import type { RawBody, SchemeOptions, SignatureScheme } from './scheme.js';
@@ -28,7 +29,7 @@ import {
 
 export function hmacScheme(config: HmacConfig, options: SchemeOptions): SignatureScheme {
   const compiled = compileHmacConfig(config);
-  const keys = secretList(options.secret).map((secret) => Buffer.from(toKeyBytes(secret)));
+  const keys = secretList(options.secret).map(toKeyBytes);
   const { tolerance, now } = options;
   checkTolerance(tolerance);
   const digest = (key: Buffer, parts: readonly [string, string], body: string | Uint8Array): Uint8Array =>
@@ -42,15 +43,8 @@ export function hmacScheme(config: HmacConfig, options: SchemeOptions): Signatur
       }
       const parts = signedParts(compiled, input.id, String(input.timestamp));
       const body = bodyInput(input.body);
-      const headers: Record<string, string> = {
-        [compiled.header]: formatSignatures(
-          compiled,
-          keys.map((key) => digest(key, parts, body)),
-        ),
-      };
-      if (compiled.timestampHeader !== undefined) headers[compiled.timestampHeader] = String(input.timestamp);
-      if (compiled.idHeader !== undefined) headers[compiled.idHeader] = input.id;
-      return headers;
+      const digests = keys.map((key) => digest(key, parts, body));
+      return signedHeaders(compiled, formatSignatures(compiled, digests), input.id, input.timestamp);
     },
     verify(input) {
       try {

@@ -11,7 +11,7 @@
  *   `isCanonicalBase64`, `utf8`
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { WebhookError } from '../errors.js';
+import { textSecretBytes } from './hmac-scheme-core.js';
 import type { Secret } from './scheme.js';
 
 export { decodeBase64, decodeHex, encodeBase64, encodeHex, isCanonicalBase64, utf8 } from './encoding.js';
@@ -35,13 +35,7 @@ export function timingSafeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** Secrets of "shared password" schemes (simple HMAC, GitHub, Shopify): text is used as its UTF-8 bytes. */
-export function toKeyBytes(secret: Secret): Uint8Array {
-  if (secret instanceof Uint8Array) {
-    if (secret.length === 0) throw new WebhookError('invalid_secret', 'Secret is empty');
-    return secret;
-  }
-  if (typeof secret !== 'string' || secret === '') {
-    throw new WebhookError('invalid_secret', 'Secret must be a non-empty string or bytes');
-  }
-  return Buffer.from(secret, 'utf8');
+export function toKeyBytes(secret: Secret): Buffer {
+  const bytes = textSecretBytes(secret);
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -2,6 +2,13 @@
  * Signing: Standard Webhooks (HMAC `v1` and Ed25519 `v1a`), the simple HMAC scheme, and the scheme
  * resolver. Presets import the concrete files (`hmac.ts`, `standard-webhooks.ts`, …), never this barrel.
  */
+
+export {
+  checkTimestamp,
+  checkTolerance,
+  DEFAULT_TOLERANCE_SECONDS,
+  parseUnixSeconds,
+} from '../timestamp.js';
 export { generateEd25519KeyPair } from './ed25519.js';
 export { decodeBase64, decodeHex, encodeBase64, encodeHex } from './encoding.js';
 export { type HmacAlgorithm, hmac, timingSafeEqualBytes } from './hmac.js';
@@ -28,3 +35,13 @@ export {
   verifyStandardWebhook,
 } from './standard-webhooks.js';
 export { type HeaderPrefix, SVIX_HEADERS, WEBHOOK_HEADERS } from './standard-webhooks-core.js';
+export {
+  createSignatureSchemeWeb,
+  generateEd25519KeyPairWeb,
+  generateStandardSecretWeb,
+  hmacSchemeWeb,
+  hmacWeb,
+  signStandardWebhookWeb,
+  standardWebhooksWeb,
+  verifyStandardWebhookWeb,
+} from './web.js';

@@ -12,6 +12,7 @@
  * - `parseSignatureList(value, headerName)` — `v1,<b64>`/`v1a,<b64>` entries (space separated).
  * - `decodeStandardKey(secret)` — `whsec_…`, `whsk_…`, `whpk_…`, bare base64 or raw bytes → `StandardKey`.
  * - `signedPrefix(id, timestamp)` — `${id}.${timestamp}.`; the body bytes follow it.
+ * - `ED25519_PKCS8_PREFIX`, `ED25519_SPKI_PREFIX` — DER headers to import raw 32-byte Ed25519 keys.
  */
 import { WebhookError } from '../errors.js';
 import { decodeBase64, isCanonicalBase64, utf8 } from './encoding.js';
@@ -259,3 +260,12 @@ export function delivered(id: string | undefined, timestamp: number | undefined)
   if (id === undefined) return timestamp === undefined ? {} : { timestamp };
   return timestamp === undefined ? { id } : { id, timestamp };
 }
+
+// DER headers of PKCS#8 / SPKI Ed25519 keys; the 32 raw key bytes follow them. Both node:crypto and
+// Web Crypto import raw seeds through PKCS#8.
+export const ED25519_PKCS8_PREFIX: Uint8Array = Uint8Array.from([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+]);
+export const ED25519_SPKI_PREFIX: Uint8Array = Uint8Array.from([
+  0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
+]);
