@@ -1,0 +1,120 @@
+/**
+ * `gen-webhooks.config.{ts,mts,js,mjs,json}`: the same options as the CLI flags, for projects that
+ * generate from several contracts. Relative paths in a config file are relative to the file.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { GeneratorError } from './errors.js';
+
+export type RuntimeMode = 'package' | 'inline';
+
+export interface GenerateConfig {
+  /** Contract files or directories (every contract in a directory). */
+  readonly inputs?: readonly string[];
+  /** Output directory; one folder per contract is written inside it. Default `generated`. */
+  readonly out?: string;
+  /** `package` imports `gen-webhooks/runtime`; `inline` copies the runtime into each contract folder. */
+  readonly runtime?: RuntimeMode;
+  /** Allow `$ref`s to http(s) URLs. */
+  readonly allowRemoteRefs?: boolean;
+  /** Print errors only. */
+  readonly quiet?: boolean;
+}
+
+/** Identity helper for typed config files: `export default defineConfig({ ... })`. */
+export function defineConfig(config: GenerateConfig): GenerateConfig {
+  return config;
+}
+
+export const CONFIG_NAMES = [
+  'gen-webhooks.config.ts',
+  'gen-webhooks.config.mts',
+  'gen-webhooks.config.js',
+  'gen-webhooks.config.mjs',
+  'gen-webhooks.config.json',
+] as const;
+
+/** The config file in `dir` when there is one. */
+export function findConfig(dir: string): string | undefined {
+  for (const name of CONFIG_NAMES) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+function invalid(file: string, message: string, expected?: string): GeneratorError {
+  return new GeneratorError('invalid_config', message, expected ? { file, expected } : { file });
+}
+
+function validate(file: string, raw: unknown): GenerateConfig {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalid(file, 'the config must export an object', '`export default { inputs, out, runtime }`');
+  }
+  const known = new Set(['inputs', 'out', 'runtime', 'allowRemoteRefs', 'quiet']);
+  const value = raw as Record<string, unknown>;
+  for (const key of Object.keys(value)) {
+    if (!known.has(key)) throw invalid(file, `unknown config option '${key}'`, [...known].join(', '));
+  }
+  const dir = path.dirname(file);
+  const config: { -readonly [K in keyof GenerateConfig]: GenerateConfig[K] } = {};
+  if (value.inputs !== undefined) {
+    const inputs = typeof value.inputs === 'string' ? [value.inputs] : value.inputs;
+    if (!Array.isArray(inputs) || !inputs.every((i) => typeof i === 'string')) {
+      throw invalid(file, '`inputs` must be a list of paths', 'string[]');
+    }
+    config.inputs = inputs.map((i: string) => (/^https?:\/\//.test(i) ? i : path.resolve(dir, i)));
+  }
+  if (value.out !== undefined) {
+    if (typeof value.out !== 'string') throw invalid(file, '`out` must be a path', 'a string');
+    config.out = path.resolve(dir, value.out);
+  }
+  if (value.runtime !== undefined) {
+    if (value.runtime !== 'package' && value.runtime !== 'inline') {
+      throw invalid(file, `invalid runtime '${String(value.runtime)}'`, "'package' or 'inline'");
+    }
+    config.runtime = value.runtime;
+  }
+  for (const flag of ['allowRemoteRefs', 'quiet'] as const) {
+    if (value[flag] !== undefined) {
+      if (typeof value[flag] !== 'boolean')
+        throw invalid(file, `\`${flag}\` must be a boolean`, 'true or false');
+      config[flag] = value[flag];
+    }
+  }
+  return config;
+}
+
+/** Loads and validates a config file (`.json`, `.js`/`.mjs`, or `.ts`/`.mts` when running under tsx). */
+export async function loadConfig(file: string): Promise<GenerateConfig> {
+  const abs = path.resolve(file);
+  if (!existsSync(abs)) throw new GeneratorError('file_not_found', 'config file not found', { file });
+  const ext = path.extname(abs);
+  if (ext === '.json') {
+    try {
+      return validate(file, JSON.parse(readFileSync(abs, 'utf8')));
+    } catch (error) {
+      if (error instanceof GeneratorError) throw error;
+      throw invalid(file, `invalid JSON: ${(error as Error).message}`);
+    }
+  }
+  if (!['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].includes(ext)) {
+    throw invalid(file, `unsupported config file type '${ext}'`, '.ts, .mts, .js, .mjs or .json');
+  }
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(abs).href)) as { default?: unknown };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+      throw invalid(
+        file,
+        'cannot load a TypeScript config here',
+        'a .js, .mjs or .json config, or run under tsx',
+      );
+    }
+    throw invalid(file, `cannot load config: ${(error as Error).message}`);
+  }
+  return validate(file, mod.default);
+}

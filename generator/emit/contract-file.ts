@@ -1,0 +1,42 @@
+/**
+ * contract.ts: the runtime descriptor (`Contract<Events>` from runtime/contract.ts) serialised from
+ * the model. Data only; all behaviour lives in the runtime.
+ */
+import type { ContractModel } from '../model.js';
+import { literal, quote } from './literal.js';
+import type { ModuleNames } from './names.js';
+
+export function emitContractFile(
+  model: ContractModel,
+  names: ModuleNames,
+  header: string,
+  runtime: string,
+): string {
+  const events = names.events.map(({ event }) => {
+    const fields: string[] = [`schema: eventSchemas[${quote(event.name)}]`];
+    if (event.match !== undefined) fields.push(`match: ${literal(event.match, '    ')}`);
+    if (event.deprecated === true) fields.push('deprecated: true');
+    if (event.summary !== undefined) fields.push(`summary: ${quote(event.summary)}`);
+    const flat = `    ${quote(event.name)}: { ${fields.join(', ')} },\n`;
+    if (flat.length <= 111) return flat;
+    return `    ${quote(event.name)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },\n`;
+  });
+  const lines = [
+    header,
+    `import type { Contract } from ${quote(runtime)};\n`,
+    "import { eventSchemas } from './schemas.js';\n",
+    "import type { Events } from './types.js';\n",
+    '\n',
+    `/** ${model.title.replace(/\*\//g, '*\\/')}: what the runtime needs to send and receive these events. */\n`,
+    'export const contract: Contract<Events> = {\n',
+    `  name: ${quote(model.name)},\n`,
+    model.version ? `  version: ${quote(model.version)},\n` : '',
+    events.length > 0 ? `  events: {\n${events.join('')}  },\n` : '  events: {},\n',
+    `  signature: ${literal(model.signature, '  ')},\n`,
+    `  envelope: ${literal(model.envelope, '  ')},\n`,
+    `  selector: ${literal(model.selector, '  ')},\n`,
+    model.retry !== undefined ? `  retry: ${literal(model.retry, '  ')},\n` : '',
+    '};\n',
+  ];
+  return lines.join('');
+}

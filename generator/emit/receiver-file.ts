@@ -1,0 +1,20 @@
+/**
+ * receiver.ts: `createReceiver(options)` bound to this contract. The runtime's options type makes
+ * the handler map exhaustive at compile time when `exhaustive: true`.
+ */
+import type { ContractModel } from '../model.js';
+import { quote } from './literal.js';
+
+export function emitReceiverFile(model: ContractModel, header: string, runtime: string): string {
+  return [
+    header,
+    `import { createReceiver as createRuntimeReceiver, type Receiver, type ReceiverOptions } from ${quote(runtime)};\n`,
+    "import { contract } from './contract.js';\n",
+    "import type { Events } from './types.js';\n",
+    '\n',
+    `/** Verifies, validates and dispatches ${model.title.replace(/\*\//g, '*\\/')} deliveries to typed handlers. */\n`,
+    'export function createReceiver(options: ReceiverOptions<Events>): Receiver<Events> {\n',
+    '  return createRuntimeReceiver(contract, options);\n',
+    '}\n',
+  ].join('');
+}

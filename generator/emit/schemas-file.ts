@@ -1,0 +1,45 @@
+/**
+ * schemas.ts: one zod v4 schema per named schema and inline payload, each annotated with its
+ * interface (`z.ZodType<Pet>`), declared in dependency order, plus `eventSchemas` keyed by event.
+ */
+import type { ContractModel } from '../model.js';
+import { renderZodDeclaration } from '../schema/index.js';
+import { quote } from './literal.js';
+import { compareStrings, type ModuleNames } from './names.js';
+import { declarationOrder, type ModuleSchemaContext } from './schema-context.js';
+
+export function emitSchemasFile(
+  model: ContractModel,
+  names: ModuleNames,
+  ctx: ModuleSchemaContext,
+  header: string,
+): string {
+  const blocks: string[] = [];
+  const typeImports = new Set<string>(['EventName', 'Events']);
+  for (const key of declarationOrder(model)) {
+    const schema = model.schemas[key];
+    const name = names.schemas.get(key);
+    const type = names.types.get(key);
+    if (!schema || !name || !type) continue;
+    typeImports.add(type);
+    blocks.push(renderZodDeclaration(name, type, schema, ctx));
+    ctx.declare(key);
+  }
+  for (const { event, type, schema, inline } of names.events) {
+    if (!inline) continue;
+    typeImports.add(type);
+    blocks.push(renderZodDeclaration(schema, type, event.payload, ctx));
+  }
+  const entries = names.events.map(({ event, schema }) => `  ${quote(event.name)}: ${schema},\n`);
+  blocks.push(
+    `/** The payload schema of every event. */\nexport const eventSchemas: { readonly [K in EventName]: z.ZodType<Events[K]> } = {${
+      entries.length > 0 ? `\n${entries.join('')}` : ''
+    }};`,
+  );
+  const imports = [...typeImports].sort(compareStrings);
+  const importLine =
+    imports.length <= 4
+      ? `import type { ${imports.join(', ')} } from './types.js';\n`
+      : `import type {\n${imports.map((n) => `  ${n},\n`).join('')}} from './types.js';\n`;
+  return `${header}import { z } from 'zod';\n${importLine}\n${blocks.join('\n\n')}\n`;
+}
