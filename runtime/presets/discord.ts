@@ -12,6 +12,7 @@ import { ed25519PrivateKey, ed25519PublicKey, ed25519Sign, ed25519Verify } from 
 import { decodeHex, encodeHex } from '../signing/encoding.js';
 import type { Secret, SignatureScheme, VerifiedDelivery, VerifyInput } from '../signing/scheme.js';
 import { secretList } from '../signing/standard-webhooks-core.js';
+import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
 import {
   field,
@@ -29,7 +30,6 @@ import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 const SIGNATURE_HEADER = 'X-Signature-Ed25519';
 const TIMESTAMP_HEADER = 'X-Signature-Timestamp';
 const UNAUTHORIZED = 401;
-const HOUR_MS = 3_600_000;
 
 /** Interaction types by number (https://discord.com/developers/docs/interactions/receiving-and-responding). */
 export const DISCORD_INTERACTION_TYPES = {
@@ -131,8 +131,8 @@ export const discord: ProviderPreset<'discord'> = {
     if (type === 0) return 'ping';
     return typeof type === 'number' ? TYPE_NAMES.get(type) : undefined;
   },
-  // Interactions are not retried (their token expires after 15 minutes); ids are unique snowflakes.
-  dedupeTtlMs: HOUR_MS,
+  // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
+  dedupeTtlMs: RETRY_WINDOWS.discord,
   // The HTTP answer is the interaction response, so handlers must run before it is sent.
   defaultMode: 'sync',
   handshake(_headers, body) {

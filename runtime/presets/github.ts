@@ -8,6 +8,7 @@ import { toBytes } from '../bytes.js';
 import { decodeHex, encodeHex } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
+import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import {
   anyKeyMatches,
   delivered,
@@ -25,7 +26,6 @@ const SHA256_HEADER = 'X-Hub-Signature-256';
 const SHA1_HEADER = 'X-Hub-Signature';
 const DELIVERY_HEADER = 'X-GitHub-Delivery';
 const EVENT_HEADER = 'X-GitHub-Event';
-const DAY_MS = 86_400_000;
 
 function parseSignature(value: string, header: string, algorithm: 'sha1' | 'sha256'): Uint8Array {
   const prefix = `${algorithm}=`;
@@ -92,8 +92,8 @@ export const github: ProviderPreset<'github'> = {
     const action = stringField(body, 'action');
     return action === undefined ? event : `${event}.${action}`;
   },
-  // GitHub does not retry on its own; deliveries from the last 3 days can be redelivered by hand.
-  dedupeTtlMs: 4 * DAY_MS,
+  // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
+  dedupeTtlMs: RETRY_WINDOWS.github,
   defaultMode: 'sync',
   handshake: () => undefined,
 };

@@ -10,6 +10,7 @@ import { WebhookError } from '../errors.js';
 import { decodeBase64, encodeBase64 } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
+import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import {
   anyKeyMatches,
   delivered,
@@ -27,7 +28,6 @@ const WEBHOOK_ID_HEADER = 'X-Shopify-Webhook-Id';
 const EVENT_ID_HEADER = 'X-Shopify-Event-Id';
 const TOPIC_HEADER = 'X-Shopify-Topic';
 const TRIGGERED_AT_HEADER = 'X-Shopify-Triggered-At';
-const HOUR_MS = 3_600_000;
 // ISO-8601 with any number of fraction digits (Shopify sends nanoseconds) and a zone.
 const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -95,8 +95,8 @@ export const shopify: ProviderPreset<'shopify'> = {
   parseBody: (body) => parseJson(body),
   eventId: (headers, _body, verified) => verified?.id ?? dedupeKey(headers),
   eventType: (headers) => headerValue(headers, TOPIC_HEADER),
-  // 8 retries over 4 hours (since 2024-09); a day of memory covers them with a wide margin.
-  dedupeTtlMs: 24 * HOUR_MS,
+  // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
+  dedupeTtlMs: RETRY_WINDOWS.shopify,
   defaultMode: 'sync',
   handshake: () => undefined,
 };

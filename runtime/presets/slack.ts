@@ -8,6 +8,7 @@ import { toBytes } from '../bytes.js';
 import { decodeHex, encodeHex } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
+import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
 import {
   anyKeyMatches,
@@ -28,7 +29,6 @@ import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 
 const SIGNATURE_HEADER = 'X-Slack-Signature';
 const TIMESTAMP_HEADER = 'X-Slack-Request-Timestamp';
-const HOUR_MS = 3_600_000;
 
 export function slackScheme(options: PresetSchemeOptions): SignatureScheme {
   const keys = secretKeys(options.secret);
@@ -89,8 +89,8 @@ export const slack: ProviderPreset<'slack'> = {
     if (inner !== undefined) return inner;
     return stringField(body, 'type') ?? stringField(body, 'command');
   },
-  // Retries arrive within minutes (immediately, +1 min, +5 min); an hour of memory is ample.
-  dedupeTtlMs: HOUR_MS,
+  // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
+  dedupeTtlMs: RETRY_WINDOWS.slack,
   defaultMode: 'ack-fast',
   handshake(_headers, body) {
     // Slack verifies a Request URL by posting `{ type: 'url_verification', challenge }` (signed).

@@ -7,6 +7,7 @@ import { toBytes } from '../bytes.js';
 import { decodeHex, encodeHex } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { SignatureScheme } from '../signing/scheme.js';
+import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
 import {
   anyKeyMatches,
@@ -22,7 +23,6 @@ import {
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 
 const HEADER = 'Stripe-Signature';
-const DAY_MS = 86_400_000;
 
 interface ParsedHeader {
   readonly timestamp: number;
@@ -95,8 +95,8 @@ export const stripe: ProviderPreset<'stripe'> = {
     return signature === undefined ? undefined : `stripe-signature:${sha256Hex(signature)}`;
   },
   eventType: (_headers, body) => stringField(body, 'type'),
-  // Stripe retries live-mode deliveries for up to 3 days; one extra day of margin.
-  dedupeTtlMs: 4 * DAY_MS,
+  // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
+  dedupeTtlMs: RETRY_WINDOWS.stripe,
   defaultMode: 'sync',
   handshake: () => undefined,
 };

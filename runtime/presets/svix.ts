@@ -5,10 +5,9 @@
  */
 import type { SignatureScheme } from '../signing/scheme.js';
 import { standardWebhooks } from '../signing/standard-webhooks.js';
+import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { headerValue, parseJson, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
-
-const DAY_MS = 86_400_000;
 
 export function svixScheme(options: PresetSchemeOptions): SignatureScheme {
   const scheme = standardWebhooks({ ...options, headerPrefix: options.headerPrefix ?? 'svix' });
@@ -26,8 +25,8 @@ export const svix: ProviderPreset<'svix'> = {
   eventId: (headers, _body, verified) =>
     verified?.id ?? headerValue(headers, 'webhook-id') ?? headerValue(headers, 'svix-id'),
   eventType: (_headers, body) => stringField(body, 'type'),
-  // Svix retries for about 28 hours (5 s … 10 h steps), plus manual resends; three days of memory.
-  dedupeTtlMs: 3 * DAY_MS,
+  // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
+  dedupeTtlMs: RETRY_WINDOWS.svix,
   defaultMode: 'sync',
   handshake: () => undefined,
 };

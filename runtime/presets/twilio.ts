@@ -12,6 +12,7 @@ import { WebhookError } from '../errors.js';
 import { decodeBase64, decodeHex, encodeBase64 } from '../signing/encoding.js';
 import { hmac, timingSafeEqualBytes } from '../signing/hmac.js';
 import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
+import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import {
   anyKeyMatches,
   headerValue,
@@ -31,7 +32,6 @@ const SIGNATURE_HEADER = 'X-Twilio-Signature';
 const SETTINGS_HEADER = 'X-Twilio-Webhooks-Signature-Settings';
 const IDEMPOTENCY_HEADER = 'I-Twilio-Idempotency-Token';
 const BODY_HASH_PARAM = 'bodySHA256';
-const DAY_MS = 86_400_000;
 
 type Algorithm = 'sha1' | 'sha256';
 type Params = Readonly<Record<string, string | readonly string[]>>;
@@ -232,8 +232,8 @@ export const twilio: ProviderPreset<'twilio'> = {
     }
     return stringField(body, 'type');
   },
-  // Twilio retries within seconds (connection overrides); a day covers Event Streams sinks too.
-  dedupeTtlMs: DAY_MS,
+  // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
+  dedupeTtlMs: RETRY_WINDOWS.twilio,
   defaultMode: 'sync',
   handshake: () => undefined,
 };
