@@ -1,0 +1,135 @@
+/**
+ * One AsyncAPI message (2.x or 3.x) → an event draft: payload, headers, examples, texts.
+ * Message traits are applied per field: in 2.x a trait's value wins over the message's (traits are
+ * merged *into* the message), in 3.x the message's own value wins. Payloads (and headers) in a
+ * schema format that is not JSON Schema (Avro, RAML, Protobuf, …) cannot be typed: the message is
+ * skipped with a warning.
+ */
+import { child, isRecord, type Loc, where } from '../load/document-store.js';
+import { type EventDraft, info, optionalString, type ParseContext, warn } from './context.js';
+import { readEventExtension } from './extension.js';
+import { payloadOf } from './payload.js';
+
+const JSON_SCHEMA_FORMAT =
+  /^application\/(vnd\.aai\.asyncapi|schema|vnd\.oai\.openapi)(\+json|\+yaml)?(\s*;.*)?$/i;
+
+export interface MessageUse {
+  /** The resolved message object. */
+  readonly message: Loc;
+  /** Name to use when the message declares none (already made unique by the caller). */
+  readonly fallbackName: string;
+  /** Operation carrying the message, for an `x-gen-webhooks` on the operation (single message only). */
+  readonly operation?: Loc;
+  readonly version: 2 | 3;
+  /** The document's `defaultContentType`. */
+  readonly defaultContentType?: string;
+}
+
+/** A message field after traits, as a location (refs inside resolve relative to where it is written). */
+function field(ctx: ParseContext, use: MessageUse, key: string): Loc | undefined {
+  const own = child(use.message, key);
+  const traits = child(use.message, 'traits');
+  let fromTrait: Loc | undefined;
+  if (Array.isArray(traits.value)) {
+    for (let i = 0; i < traits.value.length; i++) {
+      const trait = ctx.store.deref(child(traits, i)).loc;
+      const candidate = child(trait, key);
+      if (candidate.value !== undefined) fromTrait = candidate;
+    }
+  }
+  if (use.version === 2) return fromTrait ?? (own.value !== undefined ? own : undefined);
+  return own.value !== undefined ? own : fromTrait;
+}
+
+/** The schema location inside a (possibly multi-format) schema slot; undefined when not JSON Schema. */
+function jsonSchemaOf(
+  ctx: ParseContext,
+  slot: Loc,
+  messageFormat: string | undefined,
+): { loc: Loc } | { unsupported: string } {
+  const resolved = ctx.store.deref(slot).loc;
+  if (
+    isRecord(resolved.value) &&
+    typeof resolved.value.schemaFormat === 'string' &&
+    'schema' in resolved.value
+  ) {
+    const format = resolved.value.schemaFormat;
+    return JSON_SCHEMA_FORMAT.test(format) ? { loc: child(resolved, 'schema') } : { unsupported: format };
+  }
+  if (messageFormat !== undefined && !JSON_SCHEMA_FORMAT.test(messageFormat))
+    return { unsupported: messageFormat };
+  return { loc: slot };
+}
+
+export function messageEvent(ctx: ParseContext, use: MessageUse): EventDraft | undefined {
+  const message = use.message;
+  const formatLoc = field(ctx, use, 'schemaFormat');
+  const schemaFormat = typeof formatLoc?.value === 'string' ? formatLoc.value : undefined;
+  const payloadLoc = field(ctx, use, 'payload');
+  let body: Loc;
+  if (payloadLoc === undefined) {
+    warn(ctx, message, 'no_payload', 'the message has no payload; the event accepts any value');
+    body = { doc: message.doc, pointer: `${message.pointer}/payload`, value: {} };
+  } else {
+    const schema = jsonSchemaOf(ctx, payloadLoc, schemaFormat);
+    if ('unsupported' in schema) {
+      warn(
+        ctx,
+        payloadLoc,
+        'unsupported_schema_format',
+        `payload schema format "${schema.unsupported}" is not JSON Schema; message skipped`,
+      );
+      return undefined;
+    }
+    body = schema.loc;
+  }
+  const contentLoc = field(ctx, use, 'contentType');
+  const contentType = typeof contentLoc?.value === 'string' ? contentLoc.value : use.defaultContentType;
+  if (contentType !== undefined && !/(^application\/json|\+json)(\s*;.*)?$/i.test(contentType.trim())) {
+    warn(
+      ctx,
+      message,
+      'non_json_content',
+      `content type "${contentType}": the payload is typed as JSON anyway`,
+    );
+  }
+  const examples: unknown[] = [];
+  const examplesLoc = field(ctx, use, 'examples');
+  if (examplesLoc && Array.isArray(examplesLoc.value)) {
+    for (let i = 0; i < examplesLoc.value.length; i++) {
+      const example = ctx.store.deref(child(examplesLoc, i)).loc.value;
+      if (isRecord(example) && 'payload' in example) examples.push(example.payload);
+    }
+  }
+  let headers: EventDraft['headers'];
+  const headersLoc = field(ctx, use, 'headers');
+  if (headersLoc !== undefined) {
+    const schema = jsonSchemaOf(ctx, headersLoc, schemaFormat);
+    if ('unsupported' in schema) {
+      info(ctx, headersLoc, 'unsupported_schema_format', `headers in "${schema.unsupported}" are not typed`);
+    } else {
+      headers = ctx.schemas.normalize(schema.loc);
+    }
+  }
+  const own = readEventExtension(message);
+  const fromOperation = use.operation ? readEventExtension(use.operation) : {};
+  const get = (key: string) => optionalString(field(ctx, use, key)?.value);
+  const name = own.event ?? fromOperation.event ?? get('name') ?? get('messageId') ?? use.fallbackName;
+  const match = own.match ?? fromOperation.match;
+  const { payload, examples: payloadExamples } = payloadOf(ctx, body, examples);
+  const summary = get('summary') ?? get('title');
+  const description = get('description');
+  const deprecated = field(ctx, use, 'deprecated')?.value === true;
+  return {
+    name,
+    ...(summary !== undefined ? { summary } : {}),
+    ...(description !== undefined ? { description } : {}),
+    ...(deprecated ? { deprecated: true } : {}),
+    payload,
+    ...(headers ? { headers } : {}),
+    examples: payloadExamples,
+    ...(match && Object.keys(match).length > 0 ? { match } : {}),
+    source: where(message),
+    identity: `${message.doc.id}#${message.pointer}`,
+  };
+}

@@ -1,0 +1,45 @@
+/** What every format parser gets, and the draft events they return to parse/index.ts. */
+import type { EnvelopeConfig } from '../../runtime/contract.js';
+import type { Diagnostic } from '../errors.js';
+import type { DocumentStore, Loc } from '../load/document-store.js';
+import type { SourcedSchema } from '../model.js';
+import type { SchemaNormalizer } from './normalize-schema.js';
+
+/** OpenAPI path item operation keys, in the order events are read. */
+export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface ParseContext {
+  readonly store: DocumentStore;
+  readonly schemas: SchemaNormalizer;
+  readonly diagnostics: Diagnostic[];
+  /** The contract's envelope: decides whether the payload is the body or its data field. */
+  readonly envelope: EnvelopeConfig;
+  /** GitHub conventions apply (preset option or a recognised GitHub document). */
+  readonly github: boolean;
+}
+
+export interface EventDraft {
+  readonly name: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly deprecated?: boolean;
+  readonly payload: SourcedSchema;
+  readonly headers?: SourcedSchema;
+  readonly examples: readonly unknown[];
+  readonly match?: { readonly header?: string; readonly body?: string };
+  readonly source: string;
+  /** Resolved location of the declaring operation/message: equal identities are the same event. */
+  readonly identity: string;
+}
+
+export function warn(ctx: ParseContext, loc: Loc, code: string, message: string): void {
+  ctx.diagnostics.push({ level: 'warning', code, message, file: loc.doc.display, pointer: loc.pointer });
+}
+
+export function info(ctx: ParseContext, loc: Loc, code: string, message: string): void {
+  ctx.diagnostics.push({ level: 'info', code, message, file: loc.doc.display, pointer: loc.pointer });
+}
+
+export function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}

@@ -1,0 +1,256 @@
+/**
+ * The generator's front end: files or directories in, `ContractModel`s out.
+ * A directory means every `*.yaml|*.yml|*.json` directly in it (not recursive), sorted by name;
+ * files there without an `openapi`/`asyncapi` key (shared component files) are skipped with an info
+ * diagnostic. A file named explicitly must be a contract.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { SelectorConfig } from '../../runtime/contract.js';
+import { type Diagnostic, GeneratorError } from '../errors.js';
+import { detectFormat, EXPECTED_FORMAT } from '../load/detect-format.js';
+import { DocumentStore, isRecord, type Loc } from '../load/document-store.js';
+import type { ParsedDocument } from '../load/read-document.js';
+import type { ContractModel, EventModel, InputFormat } from '../model.js';
+import { parseAsyncApi2 } from './asyncapi2.js';
+import { parseAsyncApi3 } from './asyncapi3.js';
+import type { EventDraft, ParseContext } from './context.js';
+import { contractName } from './contract-name.js';
+import { DEFAULT_ENVELOPE, DEFAULT_SELECTOR, DEFAULT_SIGNATURE, readRootExtension } from './extension.js';
+import { GITHUB_ENVELOPE, GITHUB_SELECTOR, GITHUB_SIGNATURE, isGitHubDocument } from './github.js';
+import { SchemaNormalizer } from './normalize-schema.js';
+import { parseOpenApi } from './openapi.js';
+
+export interface LoadOptions {
+  /** Follow `http(s)` `$ref`s (refused with `remote_ref_refused` otherwise). */
+  allowRemoteRefs?: boolean;
+  /** Used for remote refs; defaults to the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Apply GitHub conventions even when the document is not recognised as GitHub's. */
+  preset?: 'github';
+}
+
+export interface LoadResult {
+  contracts: ContractModel[];
+  diagnostics: Diagnostic[];
+}
+
+const CONTRACT_FILE = /\.(ya?ml|json)$/i;
+
+export async function loadContracts(
+  inputs: readonly string[],
+  options: LoadOptions = {},
+): Promise<LoadResult> {
+  const cache = new Map<string, Promise<ParsedDocument>>();
+  const contracts: ContractModel[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seenFiles = new Set<string>();
+  const byName = new Map<string, string>();
+  for (const input of inputs) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = (await stat(input)).isDirectory();
+    } catch (error) {
+      throw new GeneratorError('file_not_found', `file or directory not found: ${input}`, {
+        file: input,
+        expected: 'an existing contract file or a directory of contract files',
+        cause: error,
+      });
+    }
+    const files = isDirectory
+      ? (await readdir(input, { withFileTypes: true }))
+          .filter((entry) => entry.isFile() && CONTRACT_FILE.test(entry.name))
+          .map((entry) => entry.name)
+          .sort()
+          .map((name) => path.join(input, name))
+      : [input];
+    for (const file of files) {
+      const absolute = path.resolve(file);
+      if (seenFiles.has(absolute)) continue;
+      seenFiles.add(absolute);
+      const loaded = await loadOne(file, options, cache, isDirectory);
+      if (!loaded) {
+        diagnostics.push({
+          level: 'info',
+          code: 'not_a_contract',
+          message: `${file} has no \`openapi\` or \`asyncapi\` key; skipped (a shared file?)`,
+          file,
+        });
+        continue;
+      }
+      const previous = byName.get(loaded.name);
+      if (previous !== undefined) {
+        throw new GeneratorError(
+          'identifier_collision',
+          `contracts ${previous} and ${file} both get the name "${loaded.name}"`,
+          { file, expected: 'contract files with distinct base names' },
+        );
+      }
+      byName.set(loaded.name, file);
+      contracts.push(loaded);
+      diagnostics.push(...loaded.diagnostics);
+    }
+  }
+  return { contracts, diagnostics };
+}
+
+export async function loadContract(file: string, options: LoadOptions = {}): Promise<ContractModel> {
+  const loaded = await loadOne(file, options, new Map(), false);
+  if (!loaded) throw new Error('unreachable: an explicit file is never skipped');
+  return loaded;
+}
+
+async function loadOne(
+  file: string,
+  options: LoadOptions,
+  cache: Map<string, Promise<ParsedDocument>>,
+  fromDirectory: boolean,
+): Promise<ContractModel | undefined> {
+  const store = await DocumentStore.open(file, {
+    cache,
+    ...(options.allowRemoteRefs !== undefined ? { allowRemoteRefs: options.allowRemoteRefs } : {}),
+    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+  });
+  const detection = detectFormat(store.root);
+  if (detection.kind === 'not-contract') {
+    if (fromDirectory) return undefined;
+    throw new GeneratorError('unknown_format', `not a webhook contract: ${detection.reason}`, {
+      file,
+      pointer: '',
+      expected: EXPECTED_FORMAT,
+    });
+  }
+  const format = detection.format;
+  const root: Loc = { doc: store.root, pointer: '', value: store.root.value };
+  const doc = store.root.value as Record<string, unknown>;
+  const diagnostics: Diagnostic[] = [];
+  const extension = readRootExtension(root);
+  const github =
+    options.preset === 'github' || (format.startsWith('openapi') && isGitHubDocument(store, root));
+  if (github && options.preset !== 'github') {
+    diagnostics.push({
+      level: 'info',
+      code: 'github_detected',
+      message:
+        'recognised as a GitHub webhook document: GitHub event names, selector, envelope and signature',
+      file,
+    });
+  }
+  const signature = extension.signature ?? (github ? GITHUB_SIGNATURE : DEFAULT_SIGNATURE);
+  const envelope = extension.envelope ?? (github ? GITHUB_ENVELOPE : DEFAULT_ENVELOPE);
+  const selector = extension.selector ?? (github ? GITHUB_SELECTOR : DEFAULT_SELECTOR);
+  const schemas = new SchemaNormalizer(store, diagnostics);
+  const ctx: ParseContext = { store, schemas, diagnostics, envelope, github };
+  const drafts =
+    format === 'asyncapi-2'
+      ? parseAsyncApi2(ctx, root)
+      : format === 'asyncapi-3'
+        ? parseAsyncApi3(ctx, root)
+        : parseOpenApi(ctx, root, format === 'openapi-3.1');
+  const events = finalizeEvents(ctx, drafts, selector);
+  if (events.length === 0) {
+    throw new GeneratorError('no_events', `no webhook events found in ${file}`, {
+      file,
+      pointer: '',
+      expected: expectedEvents(format),
+    });
+  }
+  const name = contractName(file);
+  const info = isRecord(doc.info) ? doc.info : {};
+  const title = typeof info.title === 'string' && info.title.trim() !== '' ? info.title : name;
+  let version = typeof info.version === 'string' ? info.version : undefined;
+  if (version === undefined && (typeof info.version === 'number' || typeof info.version === 'boolean')) {
+    version = store.root.rawScalar(['info', 'version']) ?? String(info.version);
+  }
+  if (version === undefined) {
+    diagnostics.push({
+      level: 'warning',
+      code: 'missing_version',
+      message: 'info.version is missing; using 0.0.0',
+      file,
+      pointer: '/info',
+    });
+    version = '0.0.0';
+  }
+  const description =
+    typeof info.description === 'string' && info.description.trim() !== '' ? info.description : undefined;
+  const model: ContractModel = {
+    name,
+    title,
+    version,
+    ...(description !== undefined ? { description } : {}),
+    format,
+    file,
+    events,
+    schemas: schemas.finish(),
+    signature,
+    envelope,
+    selector,
+    ...(extension.retry ? { retry: extension.retry } : {}),
+    diagnostics,
+  };
+  return model;
+}
+
+function expectedEvents(format: InputFormat): string {
+  switch (format) {
+    case 'openapi-3.1':
+      return 'at least one `webhooks`, `x-webhooks` or `callbacks` operation with a JSON request body';
+    case 'openapi-3.0':
+      return 'at least one `callbacks` or `x-webhooks` operation with a JSON request body';
+    case 'asyncapi-2':
+      return 'at least one channel publish/subscribe message with a JSON Schema payload';
+    case 'asyncapi-3':
+      return 'at least one send/receive operation whose messages have a JSON Schema payload';
+  }
+}
+
+/** Merges re-declarations of one event, renames true duplicates, drops default matches, sorts. */
+function finalizeEvents(
+  ctx: ParseContext,
+  drafts: readonly EventDraft[],
+  selector: SelectorConfig,
+): EventModel[] {
+  const taken = new Map<string, string>(); // name → identity
+  const events: EventModel[] = [];
+  for (const draft of drafts) {
+    let name = draft.name;
+    const owner = taken.get(name);
+    if (owner === draft.identity) {
+      continue; // the same operation/message reached twice (shared callback, message used by two channels)
+    }
+    if (owner !== undefined) {
+      let n = 2;
+      while (taken.has(`${draft.name}_${n}`)) n++;
+      name = `${draft.name}_${n}`;
+      ctx.diagnostics.push({
+        level: 'warning',
+        code: 'duplicate_event',
+        message: `event name "${draft.name}" is used twice; the second one (${draft.source}) is named "${name}"`,
+        ...splitSource(draft.source),
+      });
+    }
+    taken.set(name, draft.identity);
+    let match = draft.match;
+    if (match && selector.kind !== 'header' && match.header === undefined && match.body === name)
+      match = undefined;
+    if (selector.kind === 'header' && match?.header === undefined) {
+      throw new GeneratorError(
+        'invalid_extension',
+        `event "${name}" has no header value for the "${selector.header}" selector`,
+        {
+          ...splitSource(draft.source),
+          expected: 'x-gen-webhooks: { match: { header: <value> } } on the operation/message',
+        },
+      );
+    }
+    const { identity: _identity, match: _match, ...rest } = draft;
+    events.push({ ...rest, name, ...(match ? { match } : {}) });
+  }
+  return events.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function splitSource(source: string): { file: string; pointer: string } {
+  const hash = source.lastIndexOf('#');
+  return { file: source.slice(0, hash), pointer: source.slice(hash + 1) };
+}
