@@ -1,2 +1,50 @@
-// Barrel of this feature folder; its owner fills it in.
-export {};
+/**
+ * Sending: `createSender` (validate → envelope → outbox), `createWorker` (lease → sign → POST →
+ * classify → retry/DLQ), the SQLite and PostgreSQL outboxes, and the URL/SSRF rules.
+ */
+export { type AddressClass, classifyAddress, parseAddress } from './address.js';
+export { type AttemptResponse, createAgents, type HttpAgents } from './http-attempt.js';
+export type {
+  AttemptRecord,
+  ClaimedDelivery,
+  Delivery,
+  DeliveryStatus,
+  DisabledReason,
+  Endpoint,
+  EndpointSecret,
+  NewEndpoint,
+  Outbox,
+  RedeliverTarget,
+} from './outbox.js';
+export { activeSecrets, type PerformedAttempt } from './perform-attempt.js';
+export { type PostgresOutboxOptions, postgresOutbox } from './postgres-outbox.js';
+export { generateEndpointSecret } from './secrets.js';
+export {
+  createSender,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  SEND_NOW_SCHEDULE,
+  type Sender,
+  type SenderOptions,
+  type SendNowOptions,
+  type SendNowResult,
+  type SendOptions,
+  type SendResult,
+  type ValidationMode,
+} from './sender.js';
+export { type SqliteOutboxOptions, sqliteOutbox } from './sqlite-outbox.js';
+export {
+  checkUrl,
+  compileUrlPolicy,
+  type LookupFunction,
+  type ResolvedAddress,
+  type ResolvedTarget,
+  resolveTarget,
+  type UrlPolicy,
+} from './url-policy.js';
+export {
+  type AttemptEvent,
+  createWorker,
+  type RunSummary,
+  type DeliveryWorker,
+  type DeliveryWorkerOptions,
+} from './worker.js';

@@ -1,0 +1,117 @@
+/**
+ * One signed delivery attempt, start to verdict: resolve and check the URL, sign with every active
+ * secret, POST, classify. Shared by the outbox worker and the store-less `sendNow`.
+ */
+import { type AttemptClassification, classifyAttempt } from '../classify.js';
+import type { SignatureConfig } from '../contract.js';
+import { isWebhookError, WebhookError } from '../errors.js';
+import { createSignatureScheme } from '../signing/resolve.js';
+import type { SignatureScheme } from '../signing/scheme.js';
+import {
+  type AttemptResponse,
+  type HttpAgents,
+  RESPONSE_SNIPPET_BYTES,
+  sendAttempt,
+} from './http-attempt.js';
+import type { EndpointSecret } from './outbox.js';
+import { type CompiledUrlPolicy, resolveTarget } from './url-policy.js';
+
+export const USER_AGENT = 'gen-webhooks';
+
+export interface PerformAttemptInput {
+  readonly url: string;
+  readonly secrets: readonly EndpointSecret[];
+  readonly signature: SignatureConfig;
+  readonly messageId: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly now: () => number;
+  readonly policy: CompiledUrlPolicy;
+  readonly timeoutMs: number;
+  readonly agents?: HttpAgents;
+  readonly maxResponseBytes?: number;
+  readonly schemes?: SchemeCache;
+}
+
+export interface PerformedAttempt {
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly status?: number;
+  readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly responseSnippet: string;
+  readonly classification: AttemptClassification;
+  /** Human-readable failure (`http_503`, `timeout: …`); absent on success. */
+  readonly error?: string;
+}
+
+/** Secrets that still sign at `now` (a rotated-out secret signs until its overlap ends). */
+export function activeSecrets(secrets: readonly EndpointSecret[], now: number): string[] {
+  return secrets.filter((s) => s.expiresAt === undefined || s.expiresAt > now).map((s) => s.secret);
+}
+
+/** Schemes are cached per secret set: decoding keys costs more than signing. */
+export class SchemeCache {
+  readonly #cache = new Map<string, SignatureScheme>();
+  get(signature: SignatureConfig, secrets: readonly string[]): SignatureScheme {
+    const key = `${JSON.stringify(signature)}\u0000${secrets.join('\u0000')}`;
+    let scheme = this.#cache.get(key);
+    if (!scheme) {
+      scheme = createSignatureScheme(signature, {
+        secret: secrets.length === 1 ? (secrets[0] as string) : secrets,
+      });
+      if (this.#cache.size >= 1024) this.#cache.clear();
+      this.#cache.set(key, scheme);
+    }
+    return scheme;
+  }
+}
+
+export async function performAttempt(input: PerformAttemptInput): Promise<PerformedAttempt> {
+  const startedAt = input.now();
+  const clock = performance.now();
+  let response: AttemptResponse | undefined;
+  let failure: unknown;
+  try {
+    const secrets = activeSecrets(input.secrets, startedAt);
+    if (secrets.length === 0 && input.signature.kind !== 'none') {
+      throw new WebhookError('invalid_secret', 'The endpoint has no active signing secret');
+    }
+    const scheme = (input.schemes ?? new SchemeCache()).get(input.signature, secrets);
+    const signed = await scheme.sign({
+      id: input.messageId,
+      timestamp: Math.floor(startedAt / 1000),
+      body: input.body,
+      url: input.url,
+    });
+    const target = await resolveTarget(input.url, input.policy);
+    response = await sendAttempt({
+      target,
+      headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers, ...signed },
+      body: new TextEncoder().encode(input.body),
+      timeoutMs: input.timeoutMs,
+      ...(input.agents ? { agents: input.agents } : {}),
+      ...(input.maxResponseBytes !== undefined ? { maxResponseBytes: input.maxResponseBytes } : {}),
+    });
+    failure = response.error;
+  } catch (error) {
+    failure = error;
+  }
+  const status = response?.status;
+  const classification = classifyAttempt(status !== undefined ? { status } : { error: failure });
+  const durationMs = response?.durationMs ?? Math.round((performance.now() - clock) * 100) / 100;
+  return {
+    startedAt,
+    durationMs,
+    ...(status !== undefined ? { status } : {}),
+    responseHeaders: response?.headers ?? {},
+    responseSnippet: (response?.body ?? '').slice(0, RESPONSE_SNIPPET_BYTES),
+    classification,
+    ...(classification.outcome === 'success' ? {} : { error: describeFailure(classification, failure) }),
+  };
+}
+
+function describeFailure(classification: AttemptClassification, failure: unknown): string {
+  if (failure === undefined) return classification.reason;
+  const message = isWebhookError(failure) || failure instanceof Error ? failure.message : String(failure);
+  return `${classification.reason}: ${message}`;
+}

@@ -1,0 +1,308 @@
+/**
+ * The delivery worker: claims due deliveries from the outbox under a lease, makes the attempt, and
+ * records the verdict — success, retry on the contract's schedule (honouring a clamped
+ * `Retry-After`), or the dead-letter queue after the last attempt. It also keeps endpoint health:
+ * 410 disables at once, N consecutive failures disable and call `onEndpointDisabled`.
+ *
+ * Delivery is at-least-once: a crash after the receiver processed a request but before the verdict
+ * was stored repeats the attempt (receivers dedupe on the message id). Ordering is not promised.
+ */
+import { DEFAULT_SCHEDULE, nextDelay } from '../backoff.js';
+import { DEFAULT_TIMEOUT_MS } from '../classify.js';
+import type { BackoffConfig, Contract, EventMapBase, SignatureConfig } from '../contract.js';
+import { WebhookError } from '../errors.js';
+import { createAgents, type HttpAgents } from './http-attempt.js';
+import type {
+  AttemptResolution,
+  ClaimedDelivery,
+  CompleteResult,
+  DisabledReason,
+  Endpoint,
+  Outbox,
+} from './outbox.js';
+import { type PerformedAttempt, performAttempt, SchemeCache } from './perform-attempt.js';
+import { randomId } from './random-id.js';
+import { compileUrlPolicy, type UrlPolicy } from './url-policy.js';
+
+export interface AttemptEvent {
+  readonly delivery: ClaimedDelivery;
+  readonly attempt: PerformedAttempt;
+  readonly resolution: AttemptResolution;
+}
+
+export interface DeliveryWorkerOptions {
+  readonly outbox: Outbox;
+  /** Supplies the signature scheme and the retry schedule. */
+  readonly contract?: Pick<Contract<EventMapBase>, 'signature' | 'retry'>;
+  /** Overrides `contract.signature` (default Standard Webhooks). */
+  readonly signature?: SignatureConfig;
+  /** Overrides `contract.retry` (default the Standard Webhooks schedule). */
+  readonly retry?: BackoffConfig;
+  /** Deliveries in flight at once in this worker. Default 16. */
+  readonly concurrency?: number;
+  /** Deliveries in flight at once per endpoint in this worker. Default `concurrency`. */
+  readonly perEndpointConcurrency?: number;
+  /** Deliveries per second per endpoint across all workers, for endpoints without their own limit. */
+  readonly rateLimitPerEndpoint?: number;
+  /** Deadline of one attempt (connect + response). Default 5000 ms. */
+  readonly timeoutMs?: number;
+  /** How long a claim is exclusive; must exceed `timeoutMs`. Default `max(30 s, 2 × timeoutMs + 5 s)`. */
+  readonly leaseMs?: number;
+  /** Idle wait between claims when nothing is due. Default 500 ms. */
+  readonly pollIntervalMs?: number;
+  /** Consecutive failed attempts that disable an endpoint (0 = never). Default 50. */
+  readonly disableAfterFailures?: number;
+  /** Clamp of an honoured `Retry-After`, ms. Defaults 1 s and 1 h. */
+  readonly minRetryAfterMs?: number;
+  readonly maxRetryAfterMs?: number;
+  readonly onEndpointDisabled?: (endpoint: Endpoint, reason: DisabledReason) => void | Promise<void>;
+  /** Called after each recorded attempt (metrics, logs). */
+  readonly onAttempt?: (event: AttemptEvent) => void;
+  /** Errors of the loop itself (database down, a hook threw). Default: `console.error`. */
+  readonly onError?: (error: unknown) => void;
+  readonly urlPolicy?: UrlPolicy;
+  /** Keep-alive agents (default: a pair owned and closed by this worker). */
+  readonly agents?: HttpAgents;
+  readonly maxResponseBytes?: number;
+  /** Lease owner id; default `wrk_<random>`. */
+  readonly id?: string;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly rng?: () => number;
+}
+
+export interface RunSummary {
+  readonly attempted: number;
+  readonly succeeded: number;
+  readonly retried: number;
+  readonly dead: number;
+}
+
+export interface DeliveryWorker {
+  readonly id: string;
+  /** Starts the claim loop in the background. */
+  start(): void;
+  /** Stops claiming, waits for in-flight attempts to be recorded, closes owned agents. */
+  stop(): Promise<void>;
+  /** Delivers everything due now (batches of `concurrency`) and returns; for tests and cron jobs. */
+  runOnce(): Promise<RunSummary>;
+}
+
+const positiveInt = (value: number | undefined, fallback: number, name: string): number => {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < 1)
+    throw new WebhookError('invalid_config', `${name} must be a positive integer`);
+  return v;
+};
+
+export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { outbox } = options;
+  const id = options.id ?? randomId('wrk');
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const rng = options.rng ?? Math.random;
+  const signature = options.signature ?? options.contract?.signature ?? { kind: 'standard-webhooks' };
+  const retry = options.retry ?? options.contract?.retry ?? DEFAULT_SCHEDULE;
+  const concurrency = positiveInt(options.concurrency, 16, 'concurrency');
+  const perEndpoint = positiveInt(options.perEndpointConcurrency, concurrency, 'perEndpointConcurrency');
+  const timeoutMs = positiveInt(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+  const leaseMs = positiveInt(options.leaseMs, Math.max(30_000, 2 * timeoutMs + 5000), 'leaseMs');
+  if (leaseMs <= timeoutMs) {
+    // A lease shorter than an attempt would let a second worker start the same attempt concurrently.
+    throw new WebhookError(
+      'invalid_config',
+      `leaseMs (${leaseMs}) must be greater than timeoutMs (${timeoutMs})`,
+    );
+  }
+  const pollIntervalMs = options.pollIntervalMs ?? 500;
+  const disableAfterFailures = options.disableAfterFailures ?? 50;
+  const policy = compileUrlPolicy(options.urlPolicy);
+  const ownsAgents = options.agents === undefined;
+  let agents = options.agents ?? createAgents({ maxSockets: Math.max(concurrency, 16) });
+  const schemes = new SchemeCache();
+  const onError = options.onError ?? ((error: unknown) => console.error('gen-webhooks worker:', error));
+
+  const inFlight = new Set<Promise<void>>();
+  const perEndpointInFlight = new Map<string, number>();
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+
+  const resolve = (delivery: ClaimedDelivery, attempt: PerformedAttempt): AttemptResolution => {
+    const { outcome } = attempt.classification;
+    if (outcome === 'success') return { kind: 'succeeded' };
+    const error = attempt.error ?? attempt.classification.reason;
+    if (outcome === 'fail') return { kind: 'dead', error };
+    // `retry`, and `gone` too: the endpoint is disabled, and re-enabling it resumes the schedule.
+    const delay = nextDelay(retry, delivery.attempt, {
+      retryAfter: attempt.responseHeaders['retry-after'],
+      rng,
+      now: () => attempt.startedAt,
+      ...(options.minRetryAfterMs !== undefined ? { minRetryAfterMs: options.minRetryAfterMs } : {}),
+      ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
+    });
+    if (delay === null) return { kind: 'dead', error };
+    return { kind: 'retry', nextAttemptAt: attempt.startedAt + delay, error };
+  };
+
+  const deliver = async (delivery: ClaimedDelivery): Promise<AttemptResolution> => {
+    const attempt = await performAttempt({
+      url: delivery.endpoint.url,
+      secrets: delivery.endpoint.secrets,
+      signature,
+      messageId: delivery.messageId,
+      body: delivery.body,
+      headers: delivery.headers,
+      now,
+      policy,
+      timeoutMs,
+      agents,
+      schemes,
+      ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+    });
+    const resolution = resolve(delivery, attempt);
+    const result: CompleteResult = await outbox.complete({
+      delivery,
+      now: now(),
+      attempt: {
+        startedAt: attempt.startedAt,
+        durationMs: attempt.durationMs,
+        ...(attempt.status !== undefined ? { statusCode: attempt.status } : {}),
+        ...(attempt.classification.code !== undefined ? { errorCode: attempt.classification.code } : {}),
+        ...(attempt.error !== undefined ? { error: attempt.error } : {}),
+        ...(attempt.responseSnippet !== '' ? { responseSnippet: attempt.responseSnippet } : {}),
+        outcome: attempt.classification.outcome === 'success' ? 'succeeded' : 'failed',
+      },
+      resolution,
+      ...(attempt.classification.outcome === 'gone' ? { disable: 'gone' as const } : {}),
+      disableAfterFailures,
+    });
+    options.onAttempt?.({ delivery, attempt, resolution });
+    if (result.disabled && options.onEndpointDisabled) {
+      try {
+        await options.onEndpointDisabled(result.disabled.endpoint, result.disabled.reason);
+      } catch (error) {
+        onError(error);
+      }
+    }
+    return resolution;
+  };
+
+  const claim = (limit: number) => {
+    const saturated = [...perEndpointInFlight]
+      .filter(([, n]) => n >= perEndpoint)
+      .map(([endpointId]) => endpointId);
+    return outbox.claim({
+      owner: id,
+      now: now(),
+      leaseMs,
+      limit,
+      perEndpointLimit: perEndpoint,
+      ...(saturated.length > 0 ? { excludeEndpointIds: saturated } : {}),
+      ...(options.rateLimitPerEndpoint !== undefined
+        ? { defaultRateLimit: options.rateLimitPerEndpoint }
+        : {}),
+    });
+  };
+
+  /** Starts a claimed delivery, or hands it back when its endpoint is at the local cap. */
+  const launch = (delivery: ClaimedDelivery, summary?: Counters): Promise<void> => {
+    const endpointId = delivery.endpoint.id;
+    const count = perEndpointInFlight.get(endpointId) ?? 0;
+    if (count >= perEndpoint) return outbox.release(delivery, now()).catch(onError);
+    perEndpointInFlight.set(endpointId, count + 1);
+    const task = deliver(delivery)
+      .then((resolution) => {
+        if (summary) count_(summary, resolution);
+      })
+      .catch(onError)
+      .finally(() => {
+        const left = (perEndpointInFlight.get(endpointId) ?? 1) - 1;
+        if (left === 0) perEndpointInFlight.delete(endpointId);
+        else perEndpointInFlight.set(endpointId, left);
+        inFlight.delete(task);
+        wake?.();
+      });
+    inFlight.add(task);
+    return task;
+  };
+
+  const idle = (ms: number): Promise<void> =>
+    new Promise<void>((resolveWait) => {
+      if (options.sleep) {
+        wake = resolveWait;
+        void sleep(ms).then(resolveWait);
+        return;
+      }
+      const timer = setTimeout(resolveWait, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolveWait();
+      };
+    });
+
+  const runLoop = async () => {
+    while (running) {
+      const free = concurrency - inFlight.size;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const batch = await claim(free);
+          claimed = batch.length;
+          for (const delivery of batch) void launch(delivery);
+        } catch (error) {
+          onError(error);
+        }
+      }
+      if (!running) break;
+      if (claimed > 0 && claimed === free) continue;
+      // Nothing (more) due, or saturated: wait for a finished attempt or the poll interval.
+      await idle(pollIntervalMs);
+      wake = undefined;
+    }
+  };
+
+  return {
+    id,
+    start() {
+      if (running) return;
+      running = true;
+      loop = runLoop();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      loop = undefined;
+      await Promise.allSettled([...inFlight]);
+      if (ownsAgents) {
+        agents.http.destroy();
+        agents.https.destroy();
+        agents = createAgents({ maxSockets: Math.max(concurrency, 16) });
+      }
+    },
+    async runOnce() {
+      const summary: Counters = { attempted: 0, succeeded: 0, retried: 0, dead: 0 };
+      for (;;) {
+        const batch = await claim(concurrency);
+        if (batch.length === 0) break;
+        await Promise.all(batch.map((delivery) => launch(delivery, summary)));
+      }
+      return { ...summary };
+    },
+  };
+}
+
+interface Counters {
+  attempted: number;
+  succeeded: number;
+  retried: number;
+  dead: number;
+}
+
+function count_(summary: Counters, resolution: AttemptResolution): void {
+  summary.attempted++;
+  if (resolution.kind === 'succeeded') summary.succeeded++;
+  else if (resolution.kind === 'retry') summary.retried++;
+  else summary.dead++;
+}
