@@ -12,6 +12,7 @@ import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import {
   anyKeyMatches,
   delivered,
+  hasHeader,
   headerValue,
   invalidSignature,
   malformed,
@@ -60,8 +61,7 @@ export function githubScheme(options: PresetSchemeOptions): SignatureScheme {
     verify(input) {
       const id = deliveryId(input.headers);
       const body = toBytes(input.body);
-      const sha256 = headerValue(input.headers, SHA256_HEADER);
-      if (sha256 === undefined && legacy && headerValue(input.headers, SHA1_HEADER) !== undefined) {
+      if (legacy && !hasHeader(input.headers, SHA256_HEADER) && hasHeader(input.headers, SHA1_HEADER)) {
         const given = parseSignature(requireHeader(input.headers, SHA1_HEADER), SHA1_HEADER, 'sha1');
         if (!anyKeyMatches('sha1', keys, [given], body)) throw invalidSignature(SHA1_HEADER);
         return delivered(id);

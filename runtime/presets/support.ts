@@ -64,6 +64,11 @@ export function headerValue(headers: HeadersInput, name: string, status?: number
   }
 }
 
+/** True when the header is present at all, even blank (presence decides which header is authoritative). */
+export function hasHeader(headers: HeadersInput, name: string): boolean {
+  return readHeader(headers, name.toLowerCase()) !== undefined;
+}
+
 /** A header's value; absent or blank → `missing_header` (with `status` when a provider demands one). */
 export function requireHeader(headers: HeadersInput, name: string, status?: number): string {
   const value = headerValue(headers, name, status);
