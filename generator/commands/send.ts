@@ -1,11 +1,10 @@
-// Placeholder until the command lands; replaced by its owner.
+/** `gen-webhooks send`: one signed, contract-valid delivery of an event to a URL. */
 import type { Command } from '../cli.js';
+import { processIo } from '../tools/output.js';
+import { SEND_HELP, sendCommand } from '../tools/send.js';
 
 export const command: Command = {
-  summary: '(not yet available)',
-  help: 'gen-webhooks send: not yet available',
-  async run() {
-    process.stderr.write('gen-webhooks send: not yet available\n');
-    return 2;
-  },
+  summary: 'Send one signed, contract-valid delivery of an event to a URL',
+  help: SEND_HELP,
+  run: (argv) => sendCommand(argv, processIo()),
 };

@@ -5,12 +5,14 @@
  * against the contract's schema. `listen` prints the result and saves it with the capture.
  */
 import type { EnvelopeConfig, SelectorConfig } from '../../runtime/contract.js';
+import { envelopeFields, parseEnvelope } from '../../runtime/envelope.js';
 import { isWebhookError } from '../../runtime/errors.js';
 import { getHeader } from '../../runtime/headers.js';
 import { createSignatureScheme } from '../../runtime/signing/resolve.js';
 import type { HeadersInput, SignatureScheme } from '../../runtime/signing/scheme.js';
-import type { ContractModel, EventModel } from '../model.js';
+import type { ContractModel } from '../model.js';
 import type { CheckResult } from './capture.js';
+import { pointerOf, selectEvent } from './select-event.js';
 import { createPayloadValidator, formatIssues, type PayloadValidator } from './validate.js';
 
 /** One contract `listen` checks requests against (or the contract-less Standard Webhooks default). */
@@ -96,26 +98,6 @@ function leadingPasses(checks: readonly CheckResult[]): number {
   return n;
 }
 
-function field(config: EnvelopeConfig, name: 'id' | 'type' | 'timestamp' | 'data'): string {
-  return (config.kind === 'envelope' ? config.fields?.[name] : undefined) ?? name;
-}
-
-function dotGet(value: unknown, path: string): unknown {
-  let current = value;
-  for (const part of path.split('.')) {
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
-
-function pointerOf(path: string): string {
-  return `/${path
-    .split('.')
-    .map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'))
-    .join('/')}`;
-}
-
 async function inspectWith(
   request: ReceivedRequest,
   target: InspectionTarget,
@@ -177,64 +159,33 @@ async function inspectWith(
     return { ok: false, status, ...(contract ? { contract } : {}), ...(id ? { id } : {}), checks };
   }
 
-  // 3. Envelope fields.
+  // 3. Envelope fields (the runtime's own parser, so listen agrees with generated receivers).
   const { envelope } = target;
   let data: unknown = body;
   let dataPointer = '';
+  let type: string | undefined;
   if (envelope.kind === 'envelope') {
-    const problems: CheckResult[] = [];
-    const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
-    if (!isObject) {
-      problems.push({ name: 'envelope', ok: false, detail: 'the body is not a JSON object', at: '' });
-    } else {
-      const record = body as Record<string, unknown>;
-      const idField = field(envelope, 'id');
-      const idValue = record[idField];
-      if (typeof idValue === 'string' && idValue !== '') id = idValue;
-      else if (idValue !== undefined || id === undefined) {
-        problems.push({
+    try {
+      const parsed = parseEnvelope(envelope, body);
+      id = parsed.id;
+      type = parsed.type;
+      data = parsed.data;
+      dataPointer = pointerOf(envelopeFields(envelope).data);
+    } catch (error) {
+      if (!isWebhookError(error)) throw error;
+      const at = typeof error.details.pointer === 'string' ? error.details.pointer : undefined;
+      fail(
+        {
           name: 'envelope',
           ok: false,
-          detail: `"${idField}" must be a non-empty string`,
-          at: pointerOf(idField),
-        });
-      }
-      const typeField = field(envelope, 'type');
-      if (typeof record[typeField] !== 'string') {
-        problems.push({
-          name: 'envelope',
-          ok: false,
-          detail: `"${typeField}" must be a string`,
-          at: pointerOf(typeField),
-        });
-      }
-      const timestampField = field(envelope, 'timestamp');
-      const timestamp = record[timestampField];
-      if (timestamp !== undefined && (typeof timestamp !== 'string' || Number.isNaN(Date.parse(timestamp)))) {
-        problems.push({
-          name: 'envelope',
-          ok: false,
-          detail: `"${timestampField}" must be an ISO-8601 date-time`,
-          at: pointerOf(timestampField),
-        });
-      }
-      const dataField = field(envelope, 'data');
-      if (!(dataField in record)) {
-        problems.push({
-          name: 'envelope',
-          ok: false,
-          detail: `"${dataField}" is missing`,
-          at: pointerOf(dataField),
-        });
-      }
-      data = record[dataField];
-      dataPointer = pointerOf(dataField);
-    }
-    if (problems.length > 0) {
-      for (const problem of problems) fail(problem, 400);
+          detail: `${error.message} [${error.code}]`,
+          ...(at !== undefined ? { at } : {}),
+        },
+        400,
+      );
       return { ok: false, status, ...(contract ? { contract } : {}), ...(id ? { id } : {}), checks };
     }
-    checks.push({ name: 'envelope', ok: true, detail: 'id, type, timestamp and data present' });
+    checks.push({ name: 'envelope', ok: true, detail: `${type} ${id}` });
   } else if (id === undefined) {
     id = idFromHeaders(request.headers);
   }
@@ -242,12 +193,11 @@ async function inspectWith(
   // 4. Which event (only with a contract).
   const model = target.model;
   if (!model) {
-    const type = envelope.kind === 'envelope' ? dotGet(body, field(envelope, 'type')) : undefined;
     checks.push({ name: 'payload', ok: true, skipped: true, detail: 'not validated: no contract given' });
     return {
       ok: status < 300,
       status,
-      ...(typeof type === 'string' ? { event: type } : {}),
+      ...(type !== undefined ? { event: type } : {}),
       ...(id ? { id } : {}),
       checks,
     };
@@ -288,49 +238,4 @@ function idFromHeaders(headers: HeadersInput): string | undefined {
     if (value) return value;
   }
   return undefined;
-}
-
-interface Selection {
-  readonly event?: EventModel;
-  readonly detail: string;
-  readonly at?: string;
-}
-
-/** The event `selector` picks for this request (see `SelectorConfig` for the rules). */
-export function selectEvent(
-  model: ContractModel,
-  selector: SelectorConfig,
-  headers: HeadersInput,
-  body: unknown,
-): Selection {
-  const names = model.events.map((e) => e.name).join(', ');
-  if (selector.kind === 'header') {
-    const value = getHeader(headers, selector.header);
-    if (value === undefined)
-      return {
-        detail: `missing the ${selector.header} header that names the event`,
-        at: selector.header.toLowerCase(),
-      };
-    const candidates = model.events.filter((e) => (e.match?.header ?? e.name) === value);
-    const bodyValue = selector.bodyField ? dotGet(body, selector.bodyField) : undefined;
-    const event =
-      candidates.find((e) => e.match?.body !== undefined && e.match.body === bodyValue) ??
-      candidates.find((e) => e.match?.body === undefined);
-    if (event) return { event, detail: event.name };
-    const what = selector.bodyField
-      ? `${selector.header}: ${value} with ${selector.bodyField} = ${JSON.stringify(bodyValue)}`
-      : `${selector.header}: ${value}`;
-    return {
-      detail: `unknown event (${what}); the contract has ${names}`,
-      at: selector.header.toLowerCase(),
-    };
-  }
-  const path = selector.kind === 'body' ? selector.field : field(model.envelope, 'type');
-  const value = dotGet(body, path);
-  const event = model.events.find((e) => (e.match?.body ?? e.name) === value);
-  if (event) return { event, detail: event.name };
-  return {
-    detail: `unknown event ${JSON.stringify(value)} at ${pointerOf(path)}; the contract has ${names}`,
-    at: pointerOf(path),
-  };
 }

@@ -91,13 +91,19 @@ export async function runTool(
     return await body();
   } catch (error) {
     if (!(error instanceof GeneratorError)) throw error;
-    const line = error.format();
-    io.stderr.write(
-      `gen-webhooks ${command}: ${line.startsWith(`${command}: `) ? line.slice(command.length + 2) : line}\n`,
-    );
+    io.stderr.write(`${formatToolError(command, error)}\n`);
     if (json) writeJson(io, { ok: false, error: error.toJSON() });
     return error.code === 'check_failed' ? 1 : 2;
   }
+}
+
+/** `gen-webhooks send: file#/pointer: message (expected …) [code]` — one line, command named once. */
+export function formatToolError(command: string, error: GeneratorError): string {
+  const prefix = `${command}: `;
+  const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  const where = error.file ? `${error.file}${error.pointer !== undefined ? `#${error.pointer}` : ''}: ` : '';
+  const expected = error.expected ? ` (expected ${error.expected})` : '';
+  return `gen-webhooks ${command}: ${where}${message}${expected} [${error.code}]`.replace(/\n/g, ' ');
 }
 
 /** Shortens text for display: at most `max` characters, with the number left out said. */
