@@ -1,2 +1,9 @@
-// Barrel of this feature folder; its owner fills it in.
-export {};
+/**
+ * Framework adapters for receivers: Web-standard (`Request → Response`), `node:http`, Express and
+ * Fastify. None imports its framework: they use the framework's objects structurally.
+ */
+export { type ExpressHandlerOptions, expressHandler } from './express.js';
+export { type FastifyWebhookOptions, fastifyWebhook } from './fastify.js';
+export { nodeHandler, readNodeBody, requestUrl, sendNodeResult } from './node-http.js';
+export type { ReceiverLike } from './types.js';
+export { readRequestBody, toResponse, webHandler } from './web.js';

@@ -1,2 +1,24 @@
-// Barrel of this feature folder; its owner fills it in.
-export {};
+/** The receiver: verify → replay window → parse → validate → claim → handle → done; ack-fast queue. */
+export { createReceiver, DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
+export type {
+  CommonReceiverOptions,
+  DedupeOptions,
+  DrainResult,
+  ErrorContext,
+  ExhaustiveHandlers,
+  Handler,
+  HandlerOptions,
+  Handlers,
+  NodeHandler,
+  ReceivedEvent,
+  ReceiveOutcome,
+  ReceiveRequest,
+  ReceiveResult,
+  Receiver,
+  ReceiverOptions,
+  UnknownEvent,
+  UnknownEventPolicy,
+  ValidationIssue,
+  ValidationPolicy,
+  WorkerOptions,
+} from './types.js';

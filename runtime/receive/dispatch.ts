@@ -1,0 +1,124 @@
+/**
+ * From a verified, JSON-decoded body to "which event is this": the envelope (id, type, timestamp,
+ * data) per `contract.envelope`, and the event name per `contract.selector` and each event's `match`.
+ */
+import type { Contract, EventMapBase } from '../contract.js';
+import { envelopeFields, parseEnvelope } from '../envelope.js';
+import { WebhookError } from '../errors.js';
+import { getHeader } from '../headers.js';
+import type { HeadersInput, VerifiedDelivery } from '../signing/scheme.js';
+
+export interface Extracted {
+  /** Stable delivery/event id, when the transport or the envelope carries one. */
+  readonly id: string | undefined;
+  /** The selector's view of the type (for logs and unknown events). */
+  readonly type: string;
+  /** Contract event name, or undefined when no event matches. */
+  readonly event: string | undefined;
+  readonly timestamp: Date | undefined;
+  readonly data: unknown;
+  /** JSON pointer of `data` inside the body (prefix for validation issues). */
+  readonly dataPointer: string;
+}
+
+export type Dispatcher = (body: unknown, headers: HeadersInput, verified: VerifiedDelivery) => Extracted;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function getPath(value: unknown, path: string): unknown {
+  let current = value;
+  for (const part of path.split('.')) {
+    if (!isRecord(current)) return undefined;
+    current = current[part];
+  }
+  return current;
+}
+
+function toDate(value: unknown): Date | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+export function createDispatcher<M extends EventMapBase>(contract: Contract<M>): Dispatcher {
+  const { envelope, selector } = contract;
+  const names = envelope.kind === 'envelope' ? envelopeFields(envelope) : undefined;
+  const dataPointer = names === undefined ? '' : `/${escapePointer(names.data)}`;
+
+  // Selector value → event name; for header selectors, header value → (body value → event name).
+  const byValue = new Map<string, string>();
+  const byHeader = new Map<string, { headerOnly?: string; byBody: Map<string, string> }>();
+  for (const [name, definition] of Object.entries(contract.events)) {
+    const match = definition.match;
+    if (selector.kind === 'header') {
+      const headerValue = match?.header;
+      if (headerValue === undefined) {
+        throw new WebhookError(
+          'invalid_config',
+          `Event "${name}" needs match.header for the header selector`,
+        );
+      }
+      const slot = byHeader.get(headerValue) ?? { byBody: new Map<string, string>() };
+      if (match?.body === undefined) slot.headerOnly = name;
+      else slot.byBody.set(match.body, name);
+      byHeader.set(headerValue, slot);
+    } else {
+      byValue.set(match?.body ?? name, name);
+    }
+  }
+
+  return (body, headers, verified) => {
+    let data: unknown = body;
+    let envelopeId: string | undefined;
+    let envelopeType: string | undefined;
+    let timestamp: Date | undefined;
+    if (envelope.kind === 'envelope') {
+      const parsed = parseEnvelope(envelope, body);
+      data = parsed.data;
+      envelopeId = parsed.id;
+      envelopeType = parsed.type;
+      timestamp = toDate(parsed.timestamp);
+    }
+    if (timestamp === undefined && verified.timestamp !== undefined)
+      timestamp = new Date(verified.timestamp * 1000);
+    // The transport id (e.g. `webhook-id`) is what senders keep stable across retries.
+    const id = verified.id ?? envelopeId;
+
+    let type: string;
+    let event: string | undefined;
+    if (selector.kind === 'header') {
+      const headerValue = getHeader(headers, selector.header);
+      if (headerValue === undefined) {
+        throw new WebhookError('missing_header', `Missing ${selector.header} header (the event type)`, {
+          details: { header: selector.header.toLowerCase() },
+        });
+      }
+      const bodyValue = selector.bodyField === undefined ? undefined : getPath(data, selector.bodyField);
+      const bodyText = typeof bodyValue === 'string' ? bodyValue : undefined;
+      type = bodyText === undefined ? headerValue : `${headerValue}.${bodyText}`;
+      const slot = byHeader.get(headerValue);
+      event = (bodyText === undefined ? undefined : slot?.byBody.get(bodyText)) ?? slot?.headerOnly;
+    } else {
+      const raw = selector.kind === 'body' ? getPath(body, selector.field) : envelopeType;
+      if (typeof raw !== 'string' || raw === '') {
+        const field = selector.kind === 'body' ? selector.field : (names?.type ?? 'type');
+        throw new WebhookError(
+          'invalid_envelope',
+          `The body has no "${field}" string naming the event type`,
+          {
+            details: { pointer: `/${field.split('.').map(escapePointer).join('/')}` },
+          },
+        );
+      }
+      type = raw;
+      event = byValue.get(raw);
+    }
+    return { id, type, event, timestamp, data, dataPointer };
+  };
+}

@@ -1,0 +1,200 @@
+/** Public types of the receiver (`createReceiver`). */
+import type { EventMapBase, EventName } from '../contract.js';
+import type { WebhookError } from '../errors.js';
+import type { PresetOptions } from '../presets/types.js';
+import type { HeadersInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
+import type { EventQueue, IdempotencyStore } from '../stores/types.js';
+
+/** One validation problem; `path` is a JSON pointer into the request body (e.g. `/data/petId`). */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * - `strict`: an invalid payload is answered 400 with the issues; the handler does not run.
+ * - `report`: the handler runs anyway with `issues` (and `data` as received); `onValidationIssue` is called.
+ * - `off`: no validation; `data` is the payload as received.
+ */
+export type ValidationPolicy = 'strict' | 'report' | 'off';
+
+/** What a handler receives. `tx` is the database transaction in transactional mode. */
+export interface ReceivedEvent<Type extends string, Data, Tx = undefined> {
+  /** Event id (the dedupe key without its contract prefix): the delivery id header or the envelope id. */
+  readonly id: string;
+  /** Contract event name. */
+  readonly type: Type;
+  /** When the event happened (envelope timestamp) or was signed (signature timestamp), if known. */
+  readonly timestamp: Date | undefined;
+  readonly data: Data;
+  /** Request headers, lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Validation issues (`report` policy); empty when the payload is valid or validation is off. */
+  readonly issues: readonly ValidationIssue[];
+  readonly tx: Tx;
+}
+
+/** An event the contract does not define, given to an `unknownEvent` catch-all. */
+export type UnknownEvent<Tx = undefined> = ReceivedEvent<string, unknown, Tx>;
+
+export type Handler<M extends EventMapBase, K extends EventName<M>, Tx = undefined> = (
+  event: ReceivedEvent<K, M[K], Tx>,
+) => unknown;
+
+export type Handlers<M extends EventMapBase, Tx = undefined> = {
+  readonly [K in EventName<M>]?: Handler<M, K, Tx>;
+};
+export type ExhaustiveHandlers<M extends EventMapBase, Tx = undefined> = {
+  readonly [K in EventName<M>]-?: Handler<M, K, Tx>;
+};
+
+/** `exhaustive: true` makes a missing handler a compile error. */
+export type HandlerOptions<M extends EventMapBase, Tx> =
+  | { readonly exhaustive: true; readonly handlers: ExhaustiveHandlers<M, Tx> }
+  | { readonly exhaustive?: false; readonly handlers: Handlers<M, Tx> };
+
+export type UnknownEventPolicy<Tx = undefined> = 'ignore' | 'reject' | ((event: UnknownEvent<Tx>) => unknown);
+
+interface StoreOptionsBase<Tx> {
+  /** What to do with event types the contract does not define. Default `ignore` (2xx, so no retries). */
+  readonly unknownEvent?: UnknownEventPolicy<Tx>;
+}
+
+/** Dedupe on: a store is required. `transactional: true` runs handlers inside the store's transaction. */
+export type DedupeOptions<M extends EventMapBase, Tx> =
+  | (StoreOptionsBase<Tx> & {
+      readonly store: IdempotencyStore<Tx>;
+      /** Run each handler inside `store.transaction` and hand it `tx` (SQLite, PostgreSQL). */
+      readonly transactional: true;
+      readonly dedupe?: true;
+    } & HandlerOptions<M, Tx>)
+  | (StoreOptionsBase<undefined> & {
+      readonly store: IdempotencyStore<unknown> | IdempotencyStore;
+      readonly transactional?: false;
+      readonly dedupe?: true;
+    } & HandlerOptions<M, undefined>)
+  | (StoreOptionsBase<undefined> & {
+      /** Explicitly no dedupe: every delivery runs the handler (at-least-once). */
+      readonly dedupe: false;
+      readonly store?: undefined;
+      readonly transactional?: false;
+    } & HandlerOptions<M, undefined>);
+
+export interface WorkerOptions {
+  /** Events processed at once. Default 1. */
+  readonly concurrency?: number;
+  /** Rows taken per poll. Default 10. */
+  readonly batchSize?: number;
+  /** Idle poll interval in ms. Default 1000 (a delivery received by this process wakes it at once). */
+  readonly pollMs?: number;
+  /** Attempts before an event is dead-lettered (kept as `failed`). Default 10. */
+  readonly maxAttempts?: number;
+  /** Delay before attempt `attempt + 1`, in ms. Default exponential 1 s × 2^(attempt-1), capped at 1 h. */
+  readonly backoff?: (attempt: number) => number;
+}
+
+export interface CommonReceiverOptions<M extends EventMapBase> {
+  /** Signing secret(s) for the contract's signature scheme; several during a rotation. */
+  readonly secret?: Secret | readonly Secret[];
+  /** A scheme to use instead of the contract's (e.g. a provider preset or a custom scheme). */
+  readonly scheme?: SignatureScheme;
+  /** Provider-specific options for preset schemes (see PresetOptions). */
+  readonly preset?: PresetOptions;
+  /** Replay window in seconds. Default 300. */
+  readonly tolerance?: number;
+  /** Clock in ms since the epoch. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Lease of a claim: a crashed handler's event is retried after this. Default 30 s. */
+  readonly leaseMs?: number;
+  /** How long processed ids are remembered. Default the store's (7 days). */
+  readonly ttlMs?: number;
+  readonly validation?: ValidationPolicy;
+  readonly validationByEvent?: { readonly [K in EventName<M>]?: ValidationPolicy };
+  /** Called with the issues of an invalid payload under the `report` policy (and `strict`, before the 400). */
+  readonly onValidationIssue?: (
+    event: { readonly id: string; readonly type: string; readonly data: unknown },
+    issues: readonly ValidationIssue[],
+  ) => void;
+  /** Largest accepted body. Default 5 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Called for every rejected or failed delivery (never throws into the response). */
+  readonly onError?: (error: WebhookError, context: ErrorContext) => void;
+  /** `inline` (default): run the handler before answering. `ack-fast`: queue durably, answer, process in a worker. */
+  readonly mode?: 'inline' | 'ack-fast';
+  /** Queue for ack-fast mode. Default `store.queue`. */
+  readonly queue?: EventQueue;
+  readonly worker?: WorkerOptions;
+  /** Lease-owner token generator (injectable for tests). Default `crypto.randomUUID`. */
+  readonly token?: () => string;
+}
+
+export type ReceiverOptions<M extends EventMapBase, Tx = undefined> = CommonReceiverOptions<M> &
+  DedupeOptions<M, Tx>;
+
+export interface ErrorContext {
+  readonly outcome: ReceiveOutcome;
+  readonly id?: string;
+  readonly type?: string;
+}
+
+export type ReceiveOutcome =
+  | 'processed'
+  | 'duplicate'
+  | 'in_progress'
+  | 'ignored'
+  | 'rejected'
+  | 'queued'
+  | 'failed';
+
+export interface ReceiveRequest {
+  readonly headers: HeadersInput;
+  readonly body: RawBody;
+  /** Full public URL (schemes that sign it need it). */
+  readonly url?: string;
+}
+
+export interface ReceiveResult {
+  readonly status: number;
+  /** JSON text of the response body. */
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly outcome: ReceiveOutcome;
+  readonly error?: WebhookError;
+  /** The event id, once known. */
+  readonly id?: string;
+  readonly type?: string;
+}
+
+/** Minimal `node:http` shapes, so this module needs no Node types at runtime. */
+export type NodeHandler = (
+  req: import('node:http').IncomingMessage,
+  res: import('node:http').ServerResponse,
+) => void;
+
+export interface DrainResult {
+  /** Events handled (or found duplicate) and removed from the queue. */
+  readonly processed: number;
+  /** Attempts that failed (retried later or dead-lettered). */
+  readonly failed: number;
+}
+
+export interface Receiver<M extends EventMapBase = EventMapBase> {
+  /** The framework-neutral entry point. */
+  handle(request: ReceiveRequest): Promise<ReceiveResult>;
+  /** Web-standard handler: Hono, Next.js route handlers, Bun, Deno, Workers. */
+  fetch(request: Request): Promise<Response>;
+  /** `node:http` request listener (reads the raw body with the `maxBodyBytes` cap). */
+  node(): NodeHandler;
+  /** ack-fast: start processing queued events in this process. */
+  startWorker(): void;
+  /** ack-fast: process every due queued event now, then return. */
+  drain(): Promise<DrainResult>;
+  /** ack-fast: stop the worker and wait for events in progress. */
+  stop(): Promise<void>;
+  /** Turn an error raised while reading the request (size cap, consumed body) into the answer. */
+  reject(error: unknown): ReceiveResult;
+  /** Largest accepted body in bytes (adapters enforce it while reading). */
+  readonly maxBodyBytes: number;
+  /** Phantom field carrying the event map for typed helpers. */
+  readonly __events?: M;
+}
