@@ -44,7 +44,7 @@ export {
 export {
   type AttemptEvent,
   createWorker,
-  type RunSummary,
   type DeliveryWorker,
   type DeliveryWorkerOptions,
+  type RunSummary,
 } from './worker.js';

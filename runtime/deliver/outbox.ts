@@ -150,7 +150,7 @@ export interface CompleteResult {
 }
 
 export type RedeliverTarget =
-  | { readonly messageId: string }
+  | { readonly messageId: string; readonly endpointId?: string }
   | { readonly deliveryId: string }
   | { readonly endpointId: string; readonly from?: number; readonly to?: number };
 

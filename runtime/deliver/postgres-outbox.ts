@@ -493,10 +493,10 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
         finished_at = NULL, lease_owner = NULL, lease_until = NULL, updated_at = $1`;
       let result: { rowCount: number | null };
       if ('messageId' in target) {
-        result = await pool.query(`${set} WHERE message_id = $2 AND status IN ('succeeded', 'dead')`, [
-          date(now),
-          target.messageId,
-        ]);
+        result = await pool.query(
+          `${set} WHERE message_id = $2 AND ($3::text IS NULL OR endpoint_id = $3) AND status IN ('succeeded', 'dead')`,
+          [date(now), target.messageId, target.endpointId ?? null],
+        );
       } else if ('deliveryId' in target) {
         result = await pool.query(`${set} WHERE id = $2 AND status IN ('succeeded', 'dead')`, [
           date(now),

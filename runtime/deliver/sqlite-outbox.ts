@@ -525,11 +525,11 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       const set = `UPDATE ${T.deliveries} SET status = 'pending', attempts = 0, next_attempt_at = ?, last_error = NULL,
         finished_at = NULL, lease_owner = NULL, lease_until = NULL, updated_at = ?`;
       if ('messageId' in target) {
-        return stmt(d, `${set} WHERE message_id = ? AND status IN ('succeeded', 'dead')`).run(
-          now,
-          now,
-          target.messageId,
-        ).changes;
+        const endpointId = target.endpointId ?? null;
+        return stmt(
+          d,
+          `${set} WHERE message_id = ? AND (? IS NULL OR endpoint_id = ?) AND status IN ('succeeded', 'dead')`,
+        ).run(now, now, target.messageId, endpointId, endpointId).changes;
       }
       if ('deliveryId' in target) {
         return stmt(d, `${set} WHERE id = ? AND status IN ('succeeded', 'dead')`).run(

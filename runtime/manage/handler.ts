@@ -1,0 +1,222 @@
+/**
+ * The endpoint management HTTP API as a Web-standard handler `(Request) => Promise<Response>`, so it
+ * mounts in Hono, Next.js, Bun, Deno or node:http (via a Request adapter). Routes, under `basePath`
+ * (default `/webhooks`):
+ *
+ *   POST   /webhooks                      { url, events, description?, rateLimit? } → 201 { id, secret, … }
+ *   GET    /webhooks                      → 200 { data: [endpoint] }
+ *   GET    /webhooks/{id}                 → 200 endpoint
+ *   DELETE /webhooks/{id}                 → 204
+ *   POST   /webhooks/{id}/rotate-secret   { overlapSeconds? } → 200 { secret, previousSecretExpiresAt }
+ *   POST   /webhooks/{id}/enable          → 200 endpoint
+ *   GET    /webhooks/{id}/deliveries      ?limit= → 200 { data: [attempt] }
+ *   POST   /webhooks/{id}/redeliver       { messageId } | { from?, to? } → 202 { redelivered }
+ *
+ * Errors are JSON `{ error: { code, message, details } }` with the `WebhookError` status.
+ */
+import { z } from 'zod';
+import type { AttemptRecord } from '../deliver/outbox.js';
+import { isWebhookError, WebhookError } from '../errors.js';
+import { createEndpointManager, type EndpointManagerOptions } from './endpoints.js';
+
+export interface ManagementHandlerOptions extends EndpointManagerOptions {
+  /** Path prefix of the routes. Default `/webhooks`. */
+  readonly basePath?: string;
+  /**
+   * Runs before every route. Return `true` to continue, `false` for a 401, or a `Response` to answer
+   * with it (e.g. a 403).
+   */
+  readonly authorize?: (request: Request) => boolean | Response | Promise<boolean | Response>;
+  /** Largest accepted request body. Default 64 KiB. */
+  readonly maxBodyBytes?: number;
+}
+
+const registerBody = z.strictObject({
+  url: z.string().min(1).max(2048),
+  events: z.array(z.string().min(1).max(200)).min(1).max(500),
+  description: z.string().max(1000).optional(),
+  rateLimit: z.number().positive().max(100_000).optional(),
+});
+
+const rotateBody = z.strictObject({
+  overlapSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 3600)
+    .optional(),
+});
+
+const instant = z.union([z.iso.datetime({ offset: true }), z.number().int().nonnegative()]);
+const redeliverBody = z.union([
+  z.strictObject({ messageId: z.string().min(1).max(200) }),
+  z.strictObject({ from: instant.optional(), to: instant.optional() }),
+]);
+
+const toMs = (value: string | number | undefined): number | undefined =>
+  value === undefined ? undefined : typeof value === 'number' ? value : Date.parse(value);
+
+export function createManagementHandler(
+  options: ManagementHandlerOptions,
+): (request: Request) => Promise<Response> {
+  const manager = createEndpointManager(options);
+  const base = (options.basePath ?? '/webhooks').replace(/\/+$/, '');
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+
+  const readJson = async <T>(request: Request, schema: z.ZodType<T>, optional = false): Promise<T> => {
+    const text = await request.text();
+    if (new TextEncoder().encode(text).byteLength > maxBodyBytes) {
+      throw new WebhookError('payload_too_large', `Request body exceeds ${maxBodyBytes} bytes`);
+    }
+    let value: unknown;
+    if (text.trim() === '' && optional) value = {};
+    else {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new WebhookError('invalid_body', 'Request body is not valid JSON');
+      }
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({
+        path: issue.path.map((p) => `/${String(p)}`).join(''),
+        message: issue.message,
+      }));
+      throw new WebhookError(
+        'invalid_argument',
+        issues.map((i) => `${i.path || '/'}: ${i.message}`).join('; '),
+        {
+          details: { issues },
+        },
+      );
+    }
+    return parsed.data;
+  };
+
+  const route = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    if (url.pathname !== base && !url.pathname.startsWith(`${base}/`)) return notFound();
+    const parts = url.pathname
+      .slice(base.length)
+      .split('/')
+      .filter((p) => p !== '')
+      .map(decodeURIComponent);
+    const method = request.method.toUpperCase();
+    const [id, action, ...extra] = parts;
+    if (extra.length > 0) return notFound();
+
+    if (id === undefined) {
+      if (method === 'POST') {
+        const body = await readJson(request, registerBody);
+        const { endpoint, secret } = await manager.register(body);
+        return json(201, { ...endpoint, secret }, { location: `${base}/${encodeURIComponent(endpoint.id)}` });
+      }
+      if (method === 'GET') return json(200, { data: await manager.list() });
+      return notAllowed('GET, POST');
+    }
+    if (action === undefined) {
+      if (method === 'GET') return json(200, await manager.get(id));
+      if (method === 'DELETE') {
+        await manager.remove(id);
+        return new Response(null, { status: 204 });
+      }
+      return notAllowed('GET, DELETE');
+    }
+    switch (action) {
+      case 'rotate-secret': {
+        if (method !== 'POST') return notAllowed('POST');
+        const body = await readJson(request, rotateBody, true);
+        return json(
+          200,
+          await manager.rotateSecret(
+            id,
+            body.overlapSeconds === undefined ? undefined : body.overlapSeconds * 1000,
+          ),
+        );
+      }
+      case 'enable':
+        if (method !== 'POST') return notAllowed('POST');
+        return json(200, await manager.enable(id));
+      case 'deliveries': {
+        if (method !== 'GET') return notAllowed('GET');
+        const limitText = url.searchParams.get('limit');
+        const limit = limitText === null ? 50 : Number(limitText);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
+          throw new WebhookError('invalid_argument', 'limit must be an integer from 1 to 500');
+        }
+        return json(200, { data: (await manager.attempts(id, limit)).map(attemptView) });
+      }
+      case 'redeliver': {
+        if (method !== 'POST') return notAllowed('POST');
+        const body = await readJson(request, redeliverBody);
+        const count = await manager.redeliver(
+          id,
+          'messageId' in body
+            ? { messageId: body.messageId }
+            : {
+                ...(body.from !== undefined ? { from: toMs(body.from) } : {}),
+                ...(body.to !== undefined ? { to: toMs(body.to) } : {}),
+              },
+        );
+        return json(202, { redelivered: count });
+      }
+      default:
+        return notFound();
+    }
+  };
+
+  return async (request) => {
+    try {
+      if (options.authorize) {
+        const verdict = await options.authorize(request);
+        if (verdict instanceof Response) return verdict;
+        if (verdict !== true) {
+          return json(401, { error: { code: 'unauthorized', message: 'Not authorized', details: {} } });
+        }
+      }
+      return await route(request);
+    } catch (error) {
+      if (isWebhookError(error)) {
+        return json(error.status, {
+          error: { code: error.code, message: error.message, details: error.details },
+        });
+      }
+      return json(500, { error: { code: 'internal_error', message: 'Internal error', details: {} } });
+    }
+  };
+}
+
+function attemptView(a: AttemptRecord) {
+  return {
+    id: a.id,
+    deliveryId: a.deliveryId,
+    messageId: a.messageId,
+    attempt: a.attempt,
+    outcome: a.outcome,
+    statusCode: a.statusCode ?? null,
+    errorCode: a.errorCode ?? null,
+    error: a.error ?? null,
+    responseSnippet: a.responseSnippet ?? null,
+    durationMs: a.durationMs,
+    startedAt: new Date(a.startedAt).toISOString(),
+  };
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+function notFound(): Response {
+  return json(404, { error: { code: 'not_found', message: 'No such route', details: {} } });
+}
+
+function notAllowed(allow: string): Response {
+  return new Response(
+    JSON.stringify({ error: { code: 'method_not_allowed', message: `Use ${allow}`, details: {} } }),
+    { status: 405, headers: { 'content-type': 'application/json; charset=utf-8', allow } },
+  );
+}
