@@ -54,7 +54,11 @@ function jsonSchemaOf(
     'schema' in resolved.value
   ) {
     const format = resolved.value.schemaFormat;
-    return JSON_SCHEMA_FORMAT.test(format) ? { loc: child(resolved, 'schema') } : { unsupported: format };
+    const schema = child(resolved, 'schema');
+    if (JSON_SCHEMA_FORMAT.test(format)) return { loc: schema };
+    // Follow the schema's $ref anyway: a refused remote ref must surface as remote_ref_refused.
+    ctx.store.deref(schema);
+    return { unsupported: format };
   }
   if (messageFormat !== undefined && !JSON_SCHEMA_FORMAT.test(messageFormat))
     return { unsupported: messageFormat };

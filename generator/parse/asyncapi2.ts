@@ -2,7 +2,7 @@
  * AsyncAPI 2.x → event drafts: every message of every channel's `publish` and `subscribe`
  * operation (`message` or `message.oneOf`). A message reached twice (both operations, or two
  * channels) is one event. Name: `x-gen-webhooks.event` > `name` > `messageId` > its key under
- * `components/messages` > `<channel>.<operationId or publish/subscribe>` (+ `.<index>` in a oneOf).
+ * `components/messages` (or in a shared messages file) > `<channel>.<operationId or publish/subscribe>` (+ `.<index>` in a oneOf).
  */
 import { child, isRecord, type Loc } from '../load/document-store.js';
 import { parsePointer } from '../load/pointer.js';
@@ -41,9 +41,9 @@ export function parseAsyncApi2(ctx: ParseContext, root: Loc): EventDraft[] {
           warn(ctx, member, 'invalid_message', 'the message is not an object; ignored');
           return;
         }
-        const base = componentKey(message) ?? `${channelName}.${operationId}`;
-        const fallbackName =
-          members.length > 1 && componentKey(message) === undefined ? `${base}.${index}` : base;
+        const key = componentKey(message, ctx.store.root.id);
+        const base = key ?? `${channelName}.${operationId}`;
+        const fallbackName = members.length > 1 && key === undefined ? `${base}.${index}` : base;
         const draft = messageEvent(ctx, {
           message,
           fallbackName,
@@ -58,10 +58,9 @@ export function parseAsyncApi2(ctx: ParseContext, root: Loc): EventDraft[] {
   return drafts;
 }
 
-/** `/components/messages/<key>` → key. */
-function componentKey(message: Loc): string | undefined {
+/** `/components/messages/<key>`, or a top-level `/<key>` of a shared messages file → key. */
+function componentKey(message: Loc, rootId: string): string | undefined {
   const tokens = parsePointer(message.pointer) ?? [];
-  return tokens.length === 3 && tokens[0] === 'components' && tokens[1] === 'messages'
-    ? tokens[2]
-    : undefined;
+  if (tokens.length === 3 && tokens[0] === 'components' && tokens[1] === 'messages') return tokens[2];
+  return tokens.length === 1 && message.doc.id !== rootId ? tokens[0] : undefined;
 }
