@@ -1,0 +1,40 @@
+/**
+ * JSDoc blocks from schema annotations (title, description, deprecated, default). Text is escaped so
+ * a description can never close the comment early (`*\/`).
+ */
+import type { Doc } from './ir.js';
+
+function escapeComment(text: string): string {
+  return text.replace(/\*\//g, '*\\/').replace(/\r\n?/g, '\n');
+}
+
+/** `default` values are documented, never applied: validators must not rewrite received payloads. */
+function defaultText(value: unknown): string | undefined {
+  const json = JSON.stringify(value);
+  if (json === undefined) return undefined;
+  return json.length > 200 ? `${json.slice(0, 197)}...` : json;
+}
+
+/** The comment lines for `doc` (without delimiters), in a stable order. */
+export function docLines(doc: Doc): string[] {
+  const lines: string[] = [];
+  if (doc.title) lines.push(...escapeComment(doc.title).split('\n'));
+  if (doc.description && doc.description !== doc.title) {
+    if (lines.length > 0) lines.push('');
+    lines.push(...escapeComment(doc.description.trim()).split('\n'));
+  }
+  if (doc.default !== undefined) {
+    const text = defaultText(doc.default.value);
+    if (text !== undefined) lines.push(`@default ${escapeComment(text)}`);
+  }
+  if (doc.deprecated) lines.push('@deprecated');
+  return lines.map((line) => line.replace(/\s+$/, ''));
+}
+
+/** A JSDoc block indented by `indent`, ending with a newline; '' when there is nothing to say. */
+export function renderDoc(doc: Doc, indent: string): string {
+  const lines = docLines(doc);
+  if (lines.length === 0) return '';
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
+  return `${indent}/**\n${lines.map((line) => (line === '' ? `${indent} *` : `${indent} * ${line}`)).join('\n')}\n${indent} */\n`;
+}

@@ -1,0 +1,209 @@
+/**
+ * Intermediate form → zod v4 expression text. Principles:
+ * - never reject what the JSON Schema accepts: objects keep and allow unknown keys (`z.looseObject`)
+ *   unless `additionalProperties` says otherwise; unsupported keywords are reported, not guessed;
+ * - never transform: no `.default()`, no coercion — the handler sees the payload that was signed;
+ * - references are `z.lazy(() => XSchema)` so declaration order and cycles do not matter (a lazy is
+ *   resolved once, on first parse, and then costs one indirection).
+ */
+import { propertyKey, stringLiteral } from './identifiers.js';
+import type { Node, PropertyNode } from './ir.js';
+import { literalText } from './typescript.js';
+
+export interface SchemaNames {
+  schemaName(key: string): string;
+  /** When it returns true for a key, the const is already initialised and is referenced directly. */
+  isDeclared?(key: string): boolean;
+}
+
+const STEP = '  ';
+const MAX_LINE = 100;
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** RFC 3339 `full-time` (JSON Schema `time`): seconds and an offset are required; leap second allowed. */
+const TIME_PATTERN =
+  '/^([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)(\\.\\d+)?([zZ]|[+-]([01]\\d|2[0-3]):[0-5]\\d)$/';
+
+function formatBase(format: Extract<Node, { kind: 'string' }>['format']): string {
+  switch (format) {
+    case 'date-time':
+      return 'z.iso.datetime({ offset: true })';
+    case 'date':
+      return 'z.iso.date()';
+    case 'time':
+      // z.iso.time() is ISO 8601 local time (no offset), which rejects every RFC 3339 full-time.
+      return `z.string().regex(${TIME_PATTERN})`;
+    case 'email':
+      // zod's default email pattern rejects valid addresses such as `a!b@example.com`.
+      return 'z.email({ pattern: z.regexes.rfc5322Email })';
+    case 'uri':
+      return 'z.url()';
+    case 'uuid':
+      // JSON Schema `uuid` is RFC 4122 syntax with any version/variant bits: z.guid(), not z.uuid().
+      return 'z.guid()';
+    case 'ipv4':
+      return 'z.ipv4()';
+    case 'ipv6':
+      return 'z.ipv6()';
+    case 'hostname':
+      return 'z.hostname()';
+    default:
+      return 'z.string()';
+  }
+}
+
+function num(value: number): string {
+  return Object.is(value, -0) ? '0' : String(value);
+}
+
+/** `open` + items + `close`, on one line when short, else one item per line with trailing commas. */
+function list(open: string, items: string[], close: string, indent: string): string {
+  const single = `${open}${items.join(', ')}${close}`;
+  if (single.length <= MAX_LINE && !items.some((item) => item.includes('\n'))) return single;
+  return `${open}\n${items.map((item) => `${indent}${STEP}${item},`).join('\n')}\n${indent}${close}`;
+}
+
+export function renderZod(node: Node, names: SchemaNames, indent = ''): string {
+  const inner = indent + STEP;
+  switch (node.kind) {
+    case 'unknown':
+      return 'z.unknown()';
+    case 'never':
+      return 'z.never()';
+    case 'ref': {
+      const name = names.schemaName(node.key);
+      return names.isDeclared?.(node.key) ? name : `z.lazy(() => ${name})`;
+    }
+    case 'literal': {
+      const [first] = node.values;
+      if (node.values.length === 1) return `z.literal(${literalText(first ?? null)})`;
+      if (node.values.every((v) => typeof v === 'string'))
+        return list('z.enum([', node.values.map(literalText), '])', indent);
+      return list('z.literal([', node.values.map(literalText), '])', indent);
+    }
+    case 'string': {
+      let out = formatBase(node.format);
+      // JSON Schema counts code points; zod's .min/.max count UTF-16 units (an emoji is 2).
+      if (node.minLength !== undefined)
+        out += `.refine((s) => [...s].length >= ${node.minLength}, 'Too small: expected at least ${plural(node.minLength, 'character')}')`;
+      if (node.maxLength !== undefined)
+        out += `.refine((s) => [...s].length <= ${node.maxLength}, 'Too big: expected at most ${plural(node.maxLength, 'character')}')`;
+      if (node.pattern) out += `.regex(/${node.pattern.source}/${node.pattern.flags})`;
+      return out;
+    }
+    case 'number': {
+      const lower = node.minimum ?? node.exclusiveMinimum;
+      const upper = node.maximum ?? node.exclusiveMaximum;
+      // z.int() only accepts safe integers; JSON Schema `integer` has no such bound, so the safe form
+      // is used only when the schema's own bounds keep values inside ±2^53.
+      const safe = lower !== undefined && upper !== undefined && lower >= -SAFE && upper <= SAFE;
+      let out = !node.integer
+        ? 'z.number()'
+        : safe
+          ? 'z.int()'
+          : "z.number().refine(Number.isInteger, 'Invalid input: expected integer')";
+      if (node.minimum !== undefined) out += `.gte(${num(node.minimum)})`;
+      if (node.exclusiveMinimum !== undefined) out += `.gt(${num(node.exclusiveMinimum)})`;
+      if (node.maximum !== undefined) out += `.lte(${num(node.maximum)})`;
+      if (node.exclusiveMaximum !== undefined) out += `.lt(${num(node.exclusiveMaximum)})`;
+      if (node.multipleOf !== undefined) out += `.multipleOf(${num(node.multipleOf)})`;
+      return out;
+    }
+    case 'boolean':
+      return 'z.boolean()';
+    case 'null':
+      return 'z.null()';
+    case 'object':
+      return objectSchema(node, names, indent);
+    case 'array':
+      return arraySchema(node, names, indent);
+    case 'union': {
+      if (node.discriminator) {
+        const branches = node.discriminator.branches.map((branch) => renderZod(branch, names, inner));
+        return list(
+          `z.discriminatedUnion(${stringLiteral(node.discriminator.property)}, [`,
+          branches,
+          '])',
+          indent,
+        );
+      }
+      const nonNull = node.members.filter((member) => member.kind !== 'null');
+      const [only] = nonNull;
+      if (only && nonNull.length === 1 && node.members.length === 2)
+        return `${renderZod(only, names, indent)}.nullable()`;
+      return list(
+        'z.union([',
+        node.members.map((member) => renderZod(member, names, inner)),
+        '])',
+        indent,
+      );
+    }
+    case 'intersection': {
+      // z.intersection parses the input against every member and merges the results, which is
+      // exactly allOf: a payload passes when it is valid for all members.
+      const [head, ...rest] = node.members.map((member) => renderZod(member, names, indent));
+      return `${head ?? 'z.unknown()'}${rest.map((member) => `.and(${member})`).join('')}`;
+    }
+  }
+}
+
+function objectSchema(node: Extract<Node, { kind: 'object' }>, names: SchemaNames, indent: string): string {
+  const factory =
+    node.additional === 'allow'
+      ? 'z.looseObject'
+      : node.additional === 'deny'
+        ? 'z.strictObject'
+        : 'z.object';
+  let out = `${factory}(${shape(node.properties, names, indent)})`;
+  if (typeof node.additional === 'object') out += `.catchall(${renderZod(node.additional, names, indent)})`;
+  if (node.minProperties !== undefined)
+    out += `.refine((o) => Object.keys(o).length >= ${node.minProperties}, 'Too small: expected at least ${plural(node.minProperties, 'property', 'properties')}')`;
+  if (node.maxProperties !== undefined)
+    out += `.refine((o) => Object.keys(o).length <= ${node.maxProperties}, 'Too big: expected at most ${plural(node.maxProperties, 'property', 'properties')}')`;
+  return out;
+}
+
+function shape(properties: readonly PropertyNode[], names: SchemaNames, indent: string): string {
+  if (properties.length === 0) return '{}';
+  const inner = indent + STEP;
+  const lines = properties.map((property) => {
+    const value = renderZod(property.node, names, inner);
+    return `${inner}${propertyKey(property.name)}: ${value}${property.required ? '' : '.optional()'},`;
+  });
+  return `{\n${lines.join('\n')}\n${indent}}`;
+}
+
+function arraySchema(node: Extract<Node, { kind: 'array' }>, names: SchemaNames, indent: string): string {
+  const inner = indent + STEP;
+  if (node.prefix.length === 0) {
+    let out = `z.array(${renderZod(node.items, names, indent)})`;
+    if (node.minItems !== undefined) out += `.min(${node.minItems})`;
+    if (node.maxItems !== undefined) out += `.max(${node.maxItems})`;
+    return out + uniqueCheck(node.unique);
+  }
+  const required = node.minItems ?? 0;
+  const elements = node.prefix.map(
+    (member, i) => `${renderZod(member, names, inner)}${i >= required ? '.optional()' : ''}`,
+  );
+  const rest = node.items.kind === 'never' ? '' : `, ${renderZod(node.items, names, indent)}`;
+  let out = `${list('z.tuple([', elements, ']', indent)}${rest})`;
+  // Tuples have no .min/.max; the optional elements above already allow shorter arrays.
+  if (node.minItems !== undefined && node.minItems > node.prefix.length)
+    out += `.refine((a) => a.length >= ${node.minItems}, 'Too small: expected at least ${plural(node.minItems, 'item')}')`;
+  if (node.maxItems !== undefined)
+    out += `.refine((a) => a.length <= ${node.maxItems}, 'Too big: expected at most ${plural(node.maxItems, 'item')}')`;
+  return out + uniqueCheck(node.unique);
+}
+
+/**
+ * uniqueItems compares JSON texts: exact for primitives; two equal objects written with different key
+ * orders count as distinct, so such duplicates are accepted (permissive, never a false rejection).
+ */
+function uniqueCheck(unique: boolean): string {
+  if (!unique) return '';
+  return ".refine((a) => new Set(a.map((v) => JSON.stringify(v))).size === a.length, 'Expected unique items')";
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
