@@ -14,8 +14,6 @@ import { WebhookError } from './errors.js';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-const UNIX_SECONDS = /^(?:0|[1-9][0-9]{0,14})$/;
-
 export interface TimestampWindow {
   /** Seconds, both directions. Default 300. */
   readonly tolerance?: number | undefined;
@@ -28,12 +26,21 @@ export function parseUnixSeconds(text: string | undefined, headerName: string): 
   if (text === undefined) {
     throw new WebhookError('missing_header', `Missing ${headerName} header`, { details: { header } });
   }
-  if (typeof text !== 'string' || !UNIX_SECONDS.test(text)) {
+  const length = typeof text === 'string' ? text.length : 0;
+  // No leading zeros (one spelling per instant), at most 15 digits (exact in a double).
+  let valid = length > 0 && length <= 15 && !(length > 1 && text.charCodeAt(0) === 0x30);
+  let value = 0;
+  for (let i = 0; valid && i < length; i++) {
+    const digit = text.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) valid = false;
+    value = value * 10 + digit;
+  }
+  if (!valid) {
     throw new WebhookError('malformed_header', `${headerName} must be Unix seconds (digits only)`, {
       details: { header },
     });
   }
-  return Number(text);
+  return value;
 }
 
 export function checkTimestamp(seconds: number, window: TimestampWindow, headerName: string): void {

@@ -7,11 +7,13 @@
  *   (canonical padding and trailing bits) and returns `undefined` for anything else.
  * - `isCanonicalBase64(text)` — the strictness check alone (Node callers then decode with Buffer).
  * - `encodeHex(bytes)`, `decodeHex(text)` — lower-case out; in: either case, even length, else `undefined`.
- * - `utf8(text)`, `concatBytes(...parts)`, `constantTimeEqual(a, b)` (pure JS, for Web paths).
+ * - `utf8(text)`, `concatBytes(...parts)`, `constantTimeEqual(a, b)` (pure JS, for Web paths),
+ *   `constantTimeEqualStrings(a, b)` (for canonical encodings: equal text ⇔ equal bytes).
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const BASE64_SHAPE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64_VALUES = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) BASE64_VALUES[ALPHABET.charCodeAt(i)] = i;
 const HEX_SHAPE = /^(?:[0-9a-fA-F]{2})*$/;
 const encoder = new TextEncoder();
 
@@ -21,9 +23,19 @@ const encoder = new TextEncoder();
  * is a different signature.
  */
 export function isCanonicalBase64(text: string): boolean {
-  if (text.length % 4 !== 0 || !BASE64_SHAPE.test(text)) return false;
-  if (text.endsWith('==')) return (ALPHABET.indexOf(text.charAt(text.length - 3)) & 0x0f) === 0;
-  if (text.endsWith('=')) return (ALPHABET.indexOf(text.charAt(text.length - 2)) & 0x03) === 0;
+  const length = text.length;
+  if (length % 4 !== 0) return false;
+  let padding = 0;
+  if (length > 0 && text.charCodeAt(length - 1) === 0x3d)
+    padding = text.charCodeAt(length - 2) === 0x3d ? 2 : 1;
+  const end = length - padding;
+  // A table lookup per character: this runs on every verification, regexes cost several times more.
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 127 || (BASE64_VALUES[code] ?? -1) < 0) return false;
+  }
+  if (padding === 2) return ((BASE64_VALUES[text.charCodeAt(length - 3)] ?? 0) & 0x0f) === 0;
+  if (padding === 1) return ((BASE64_VALUES[text.charCodeAt(length - 2)] ?? 0) & 0x03) === 0;
   return true;
 }
 
@@ -78,5 +90,13 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
+/** Like `constantTimeEqual`, over UTF-16 code units of two strings (use on canonical base64/hex only). */
+export function constantTimeEqualStrings(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
 }

@@ -1,0 +1,78 @@
+/**
+ * Verification throughput, one run: raw node:crypto HMAC-SHA256 + timingSafeEqual over the same
+ * signed content (the ceiling), gen-webhooks' full verify (header parsing, timestamp window, compare),
+ * the `standardwebhooks` and `svix` verifiers. 1 KiB and 16 KiB bodies.
+ *
+ *   npx tsx bench/verify.bench.ts            (BENCH_MS=2000 for longer rounds)
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
+import { standardWebhookHeaders, standardWebhooks } from '../runtime/signing/standard-webhooks.js';
+import { standardWebhooksWeb } from '../runtime/signing/web.js';
+import { compare, ratio } from './lib/measure.js';
+
+const minMs = Number(process.env.BENCH_MS ?? 1000);
+const secret = `whsec_${randomBytes(32).toString('base64')}`;
+const key = Buffer.from(secret.slice(6), 'base64');
+
+function jsonBody(size: number): Buffer {
+  const filler = 'x'.repeat(size);
+  const text = JSON.stringify({ type: 'invoice.paid', data: { note: filler } });
+  return Buffer.from(text.slice(0, size - 3) + '"}}');
+}
+
+const ours = standardWebhooks({ secret });
+const oursWeb = standardWebhooksWeb({ secret });
+const theirs = new StandardWebhook(secret);
+const svix = new SvixWebhook(secret);
+
+console.log(`node ${process.version}, ${minMs} ms per case and round, best of 3 interleaved rounds\n`);
+
+const targets: { size: string; rawRatio: number; swRatio: number }[] = [];
+for (const size of [1024, 16 * 1024]) {
+  const body = jsonBody(size);
+  const text = body.toString('utf8');
+  const id = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers = standardWebhookHeaders({ id, timestamp, body, secret });
+  const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]);
+  const expected = Buffer.from((headers['webhook-signature'] ?? '').slice(3), 'base64');
+
+  // Sanity: every verifier accepts the delivery before we time it.
+  if (!timingSafeEqual(createHmac('sha256', key).update(signed).digest(), expected))
+    throw new Error('raw mismatch');
+  ours.verify({ headers, body });
+  await oursWeb.verify({ headers, body });
+  theirs.verify(text, headers);
+  svix.verify(text, headers);
+
+  console.log(`── body ${size / 1024} KiB`);
+  const results = await compare(
+    {
+      [`raw node:crypto HMAC + timingSafeEqual (${size / 1024} KiB)`]: () =>
+        timingSafeEqual(createHmac('sha256', key).update(signed).digest(), expected),
+      [`gen-webhooks verify, node (${size / 1024} KiB)`]: () => ours.verify({ headers, body }),
+      [`gen-webhooks verify, web crypto (${size / 1024} KiB)`]: () => oursWeb.verify({ headers, body }),
+      [`standardwebhooks verify (${size / 1024} KiB)`]: () => theirs.verify(text, headers),
+      [`svix verify (${size / 1024} KiB)`]: () => svix.verify(text, headers),
+    },
+    { minMs },
+  );
+  const [raw, node, , standard, svixResult] = Object.values(results);
+  if (raw === undefined || node === undefined || standard === undefined || svixResult === undefined) continue;
+  const rawRatio = ratio('ours / raw', node, raw);
+  const swRatio = ratio('ours / standardwebhooks', node, standard);
+  ratio('ours / svix', node, svixResult);
+  targets.push({ size: `${size / 1024} KiB`, rawRatio, swRatio });
+  console.log('');
+}
+
+const oneKiB = targets[0];
+if (oneKiB !== undefined) {
+  const ok = oneKiB.rawRatio >= 0.85 && oneKiB.swRatio >= 5;
+  console.log(
+    `targets on 1 KiB (ours ≥ 0.85× raw, ≥ 5× standardwebhooks): ${ok ? 'met' : 'NOT met'} ` +
+      `(${oneKiB.rawRatio.toFixed(2)}×, ${oneKiB.swRatio.toFixed(2)}×)`,
+  );
+}
