@@ -1,11 +1,10 @@
-// Placeholder until the command lands; replaced by its owner.
+/** `gen-webhooks listen`: a local, checking receiver that saves and forwards deliveries. */
 import type { Command } from '../cli.js';
+import { LISTEN_HELP, listenCommand } from '../tools/listen-command.js';
+import { processIo } from '../tools/output.js';
 
 export const command: Command = {
-  summary: '(not yet available)',
-  help: 'gen-webhooks listen: not yet available',
-  async run() {
-    process.stderr.write('gen-webhooks listen: not yet available\n');
-    return 2;
-  },
+  summary: 'Receive deliveries locally: verify, validate, print, save and forward them',
+  help: LISTEN_HELP,
+  run: (argv) => listenCommand(argv, processIo()),
 };

@@ -1,11 +1,10 @@
-// Placeholder until the command lands; replaced by its owner.
+/** `gen-webhooks replay`: the same delivery N times, to check that a receiver deduplicates. */
 import type { Command } from '../cli.js';
+import { processIo } from '../tools/output.js';
+import { REPLAY_HELP, replayCommand } from '../tools/replay.js';
 
 export const command: Command = {
-  summary: '(not yet available)',
-  help: 'gen-webhooks replay: not yet available',
-  async run() {
-    process.stderr.write('gen-webhooks replay: not yet available\n');
-    return 2;
-  },
+  summary: 'Send the same signed delivery N times and check the receiver is idempotent',
+  help: REPLAY_HELP,
+  run: (argv) => replayCommand(argv, processIo()),
 };

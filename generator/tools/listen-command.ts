@@ -1,0 +1,138 @@
+/** Argument handling of `gen-webhooks listen` (the server itself is listen.ts). */
+import { GeneratorError } from '../errors.js';
+import type { ContractModel } from '../model.js';
+import { loadContracts } from '../parse/index.js';
+import { booleanFlag, parseDuration, parseInteger, parseToolArgs, parseUrl, stringFlag } from './args.js';
+import { SECRET_ENV, secretFrom } from './contract.js';
+import { createTarget } from './inspect.js';
+import { type Lifecycle, stopSignal } from './lifecycle.js';
+import { startListener } from './listen.js';
+import { listenError } from './net-errors.js';
+import { runTool, type ToolIo } from './output.js';
+
+const NAME = 'listen';
+
+export const LISTEN_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  secret: { type: 'string' },
+  tolerance: { type: 'string' },
+  forward: { type: 'string' },
+  'forward-invalid': { type: 'boolean' },
+  'forward-timeout': { type: 'string' },
+  'save-dir': { type: 'string' },
+  'no-save': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+export const LISTEN_HELP = `Usage: gen-webhooks listen [contract...] [--port 4000] [--secret <secret>] [options]
+
+A local receiver on 127.0.0.1 for development. Each delivery is checked — signature and timestamp
+window (the contract's scheme; Standard Webhooks when no contract is given), envelope, which event
+it is, and the payload against the contract's schema — and printed with every check's result.
+Each delivery is saved (headers, raw body as base64, verdict) for \`gen-webhooks replay --from\`.
+
+Answers 200 to valid deliveries (or, with --forward, the app's own status and body), 401 to a bad
+signature, 400 to a stale timestamp, a broken envelope, an unknown event or an invalid payload.
+
+Arguments:
+  contract...               Contract files or directories (several: the one whose signature and
+                            selector match each delivery is used)
+
+Options:
+  --port <n>                Port (default 4000; 0 picks a free one)
+  --host <addr>             Interface (default 127.0.0.1)
+  --secret <secret>         Verification secret (or ${SECRET_ENV}); without it signatures are
+                            not checked and every delivery says so
+  --tolerance <duration>    Timestamp window, both directions (default 5m)
+  --forward <url>           Forward valid deliveries (exact bytes and headers) to your app
+  --forward-invalid         Forward deliveries that failed a check too
+  --forward-timeout <dur>   Time limit for the app's answer (default 10s)
+  --save-dir <dir>          Where to save deliveries (default .deliveries)
+  --no-save                 Do not save deliveries
+  --json                    One JSON line per delivery instead of text
+  -h, --help                Show this help
+
+Colours are used on a terminal unless NO_COLOR is set. Stop with Ctrl-C.
+Exit codes: 0 stopped normally, 2 bad arguments, an unreadable contract or the port is in use.`;
+
+export function listenCommand(
+  argv: readonly string[],
+  io: ToolIo,
+  lifecycle: Lifecycle = {},
+): Promise<number> {
+  const json = argv.includes('--json');
+  return runTool(NAME, io, json, async () => {
+    const args = parseToolArgs(NAME, argv, LISTEN_OPTIONS);
+    const port = parseInteger(NAME, 'port', stringFlag(args, 'port') ?? '4000', 0, 65535);
+    const tolerance = Math.round(
+      parseDuration(NAME, 'tolerance', stringFlag(args, 'tolerance') ?? '5m') / 1000,
+    );
+    const forwardText = stringFlag(args, 'forward');
+    const forward = forwardText === undefined ? undefined : parseUrl(NAME, 'forward', forwardText).href;
+    const forwardTimeoutMs = parseDuration(
+      NAME,
+      'forward-timeout',
+      stringFlag(args, 'forward-timeout') ?? '10s',
+    );
+    if (booleanFlag(args, 'no-save') && stringFlag(args, 'save-dir') !== undefined) {
+      throw new GeneratorError('invalid_argument', `${NAME}: --save-dir and --no-save contradict each other`);
+    }
+    const saveDir = booleanFlag(args, 'no-save')
+      ? undefined
+      : (stringFlag(args, 'save-dir') ?? '.deliveries');
+    let models: ContractModel[] = [];
+    if (args.positionals.length > 0) {
+      models = (await loadContracts(args.positionals)).contracts;
+      if (models.length === 0) {
+        throw new GeneratorError(
+          'no_events',
+          `${NAME}: no contract found in ${args.positionals.join(', ')}`,
+          {
+            expected: 'OpenAPI or AsyncAPI files with webhook events',
+          },
+        );
+      }
+    }
+    const secret = secretFrom(stringFlag(args, 'secret'), io.env);
+    const targetOptions = {
+      tolerance,
+      ...(secret === undefined ? {} : { secret }),
+      ...(io.now ? { now: io.now } : {}),
+    };
+    const targets =
+      models.length > 0
+        ? models.map((m) => createTarget(m, targetOptions))
+        : [createTarget(undefined, targetOptions)];
+    const listener = await startListener(
+      {
+        port,
+        host: stringFlag(args, 'host') ?? '127.0.0.1',
+        targets,
+        ...(saveDir ? { saveDir } : {}),
+        ...(forward ? { forward } : {}),
+        forwardInvalid: booleanFlag(args, 'forward-invalid'),
+        forwardTimeoutMs,
+        json,
+      },
+      io,
+    ).catch((error: unknown) => {
+      throw listenError(NAME, port, error);
+    });
+    if (!json) {
+      const against =
+        models.length > 0
+          ? models.map((m) => `${m.title} (${m.events.length} events)`).join(', ')
+          : 'Standard Webhooks, no contract';
+      io.stderr.write(
+        `listening on ${listener.url} — checking against ${against}` +
+          `${secret === undefined ? '; no --secret: signatures are NOT checked' : ''}` +
+          `${forward ? `; forwarding to ${forward}` : ''}${saveDir ? `; saving to ${saveDir}/` : ''}. Ctrl-C to stop.\n`,
+      );
+    }
+    lifecycle.onListening?.(listener.url);
+    await stopSignal(lifecycle);
+    await listener.close();
+    return 0;
+  });
+}
