@@ -32,8 +32,9 @@ function nodes(value: unknown, limit = 40): { tokens: string[]; value: unknown }
   const walk = (v: unknown, tokens: string[]) => {
     if (out.length >= limit) return;
     out.push({ tokens, value: v });
-    if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...tokens, String(i)]));
-    else if (v !== null && typeof v === 'object') {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) walk(v[i], [...tokens, String(i)]);
+    } else if (v !== null && typeof v === 'object') {
       for (const [k, item] of Object.entries(v)) walk(item, [...tokens, k]);
     }
   };

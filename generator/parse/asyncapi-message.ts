@@ -1,7 +1,7 @@
 /**
  * One AsyncAPI message (2.x or 3.x) → an event draft: payload, headers, examples, texts.
- * Message traits are applied per field: in 2.x a trait's value wins over the message's (traits are
- * merged *into* the message), in 3.x the message's own value wins. Payloads (and headers) in a
+ * Message traits are applied per field with JSON Merge Patch: in 2.x a trait's value wins over the
+ * message's (traits are merged *into* the message), in 3.x the message's own value wins. Payloads (and headers) in a
  * schema format that is not JSON Schema (Avro, RAML, Protobuf, …) cannot be typed: the message is
  * skipped with a warning.
  */
@@ -25,20 +25,47 @@ export interface MessageUse {
   readonly defaultContentType?: string;
 }
 
-/** A message field after traits, as a location (refs inside resolve relative to where it is written). */
+/**
+ * A message field after traits, as a location (refs inside resolve relative to where it is written).
+ * Traits are applied with JSON Merge Patch (RFC 7386), as the AsyncAPI parser does: in 2.x each trait
+ * is patched onto the message (the trait wins); in 3.x the message is patched onto its traits (the
+ * message wins). A merged value is located at the message's own field.
+ */
 function field(ctx: ParseContext, use: MessageUse, key: string): Loc | undefined {
   const own = child(use.message, key);
   const traits = child(use.message, 'traits');
-  let fromTrait: Loc | undefined;
+  const layers: Loc[] = [];
   if (Array.isArray(traits.value)) {
     for (let i = 0; i < traits.value.length; i++) {
-      const trait = ctx.store.deref(child(traits, i)).loc;
-      const candidate = child(trait, key);
-      if (candidate.value !== undefined) fromTrait = candidate;
+      const candidate = child(ctx.store.deref(child(traits, i)).loc, key);
+      if (candidate.value !== undefined) layers.push(candidate);
     }
   }
-  if (use.version === 2) return fromTrait ?? (own.value !== undefined ? own : undefined);
-  return own.value !== undefined ? own : fromTrait;
+  if (layers.length === 0) return own.value === undefined ? undefined : own;
+  if (own.value !== undefined) {
+    if (use.version === 2) layers.unshift(own);
+    else layers.push(own);
+  }
+  let result = layers[0] as Loc;
+  for (const patch of layers.slice(1)) {
+    const base = ctx.store.deref(result).loc;
+    const top = ctx.store.deref(patch).loc;
+    result =
+      isRecord(base.value) && isRecord(top.value)
+        ? { ...(own.value !== undefined ? own : top), value: mergePatch(base.value, top.value) }
+        : patch;
+  }
+  return result;
+}
+
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isRecord(patch)) return patch;
+  const out: Record<string, unknown> = isRecord(target) ? { ...target } : {};
+  for (const key of Object.keys(patch)) {
+    if (patch[key] === null) delete out[key];
+    else out[key] = mergePatch(out[key], patch[key]);
+  }
+  return out;
 }
 
 /** The schema location inside a (possibly multi-format) schema slot; undefined when not JSON Schema. */

@@ -6,7 +6,8 @@ describe('$ref resolution into model-local refs', async () => {
   const file = fixture('refs/root.yaml');
   const model = await loadContract(file);
   const created = model.events.find((e) => e.name === 'pet.created');
-  const properties = (created?.payload.schema as { properties: Record<string, unknown> }).properties;
+  if (!created) throw new Error('pet.created is missing');
+  const properties = (created.payload.schema as { properties: Record<string, unknown> }).properties;
 
   it('resolves cross-file refs relative to the referring file and keeps names unique', () => {
     expect(properties.localPet).toEqual({ $ref: '#/schemas/Pet' });

@@ -1,0 +1,138 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { contractName } from './contract-name.js';
+import { loadContract, loadContracts } from './index.js';
+import { fixture, generatorError } from './test-helpers.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'gen-webhooks-load-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('loadContracts', () => {
+  it('loads every contract directly in a directory, sorted, skipping shared files', async () => {
+    const dir = fixture('dir');
+    const result = await loadContracts([dir]);
+    expect(result.contracts.map((c) => [c.name, c.format, c.events.map((e) => e.name)])).toEqual([
+      ['alpha', 'openapi-3.1', ['alpha.happened']],
+      ['beta', 'asyncapi-3', ['betaHappened']],
+    ]);
+    expect(result.diagnostics).toContainEqual({
+      level: 'info',
+      code: 'not_a_contract',
+      message: `${path.join(dir, 'common.yaml')} has no \`openapi\` or \`asyncapi\` key; skipped (a shared file?)`,
+      file: path.join(dir, 'common.yaml'),
+    });
+    // Both contracts resolve the shared file; each gets its own model-local copy of the schema.
+    expect(result.contracts[0]?.schemas.Thing?.source).toBe(`${path.join(dir, 'common.yaml')}#/Thing`);
+    expect(result.contracts[1]?.schemas.Thing?.schema).toEqual(result.contracts[0]?.schemas.Thing?.schema);
+  });
+
+  it('accepts files and directories together and loads a file named twice once', async () => {
+    const alpha = fixture('dir/alpha.yaml');
+    const result = await loadContracts([alpha, fixture('dir'), alpha]);
+    expect(result.contracts.map((c) => c.name)).toEqual(['alpha', 'beta']);
+  });
+
+  it('refuses two contracts with the same name', async () => {
+    const a = path.join(tmp, 'one');
+    const b = path.join(tmp, 'two');
+    mkdirSync(a);
+    mkdirSync(b);
+    const doc = stringify({
+      openapi: '3.1.0',
+      info: { title: 'X', version: '1' },
+      webhooks: { x: { post: { requestBody: { content: { 'application/json': { schema: {} } } } } } },
+    });
+    writeFileSync(path.join(a, 'hooks.yaml'), doc);
+    writeFileSync(path.join(b, 'Hooks.yml'), doc);
+    const error = await generatorError(() => loadContracts([a, b]));
+    expect(error.code).toBe('identifier_collision');
+    expect(error.file).toBe(path.join(b, 'Hooks.yml'));
+  });
+
+  it('reports a missing input as file_not_found', async () => {
+    const error = await generatorError(() => loadContracts([path.join(tmp, 'missing')]));
+    expect(error.code).toBe('file_not_found');
+    expect(error.file).toBe(path.join(tmp, 'missing'));
+  });
+});
+
+describe('bad input', () => {
+  it.each([
+    ['bad/invalid.yaml', 'invalid_yaml', undefined, /line 7, column 3/],
+    ['bad/invalid.json', 'invalid_json', undefined, /line 3, column 32/],
+    ['bad/unknown-version.yaml', 'unsupported_version', '/openapi', /"2.5.0"/],
+    ['bad/unknown-asyncapi-version.yaml', 'unsupported_version', '/asyncapi', /"1.2.0"/],
+    ['bad/swagger.yaml', 'unsupported_version', '/swagger', /Swagger/],
+    ['bad/no-events.yaml', 'no_events', '', /no webhook events/],
+    ['bad/not-a-contract.yaml', 'unknown_format', '', /no `openapi` or `asyncapi` key/],
+    ['bad/list.yaml', 'unknown_format', '', /a list/],
+    ['dir/common.yaml', 'unknown_format', '', /not a webhook contract/],
+    ['bad/nope.yaml', 'file_not_found', undefined, /not found/],
+  ])('%s → %s', async (name, code, pointer, message) => {
+    const file = fixture(name);
+    const error = await generatorError(() => loadContract(file));
+    expect(error.code).toBe(code);
+    expect(error.file).toBe(file);
+    expect(error.pointer).toBe(pointer);
+    expect(error.message).toMatch(message);
+    expect(error.expected).toBeTruthy();
+    expect(error.format()).toContain(`[${code}]`);
+  });
+
+  it('requires a header value per event when the selector reads a header', async () => {
+    const file = path.join(tmp, 'header-selector.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        openapi: '3.1.0',
+        info: { title: 'H', version: '1' },
+        'x-gen-webhooks': { selector: { kind: 'header', header: 'X-Event' } },
+        webhooks: { a: { post: { requestBody: { content: { 'application/json': { schema: {} } } } } } },
+      }),
+    );
+    const error = await generatorError(() => loadContract(file));
+    expect(error.code).toBe('invalid_extension');
+    expect(error.file).toBe(file);
+    expect(error.pointer).toBe('/webhooks/a/post');
+  });
+
+  it('renames a true duplicate event name and warns; drops a default match', async () => {
+    const file = path.join(tmp, 'duplicates.yaml');
+    const body = { content: { 'application/json': { schema: { type: 'object' } } } };
+    writeFileSync(
+      file,
+      stringify({
+        openapi: '3.1.0',
+        info: { title: 'D', version: '1' },
+        webhooks: {
+          a: { post: { 'x-gen-webhooks': { event: 'same', match: { body: 'same' } }, requestBody: body } },
+          b: { post: { 'x-gen-webhooks': { event: 'same' }, requestBody: body } },
+        },
+      }),
+    );
+    const model = await loadContract(file);
+    expect(model.events.map((e) => [e.name, e.match])).toEqual([
+      ['same', undefined],
+      ['same_2', undefined],
+    ]);
+    expect(model.diagnostics.map((d) => `${d.code}:${d.pointer}`)).toContain(
+      'duplicate_event:/webhooks/b/post',
+    );
+  });
+});
+
+describe('contract names', () => {
+  it.each([
+    ['schemas/petstore.openapi.yaml', 'petstore-openapi'],
+    ['petstore.yml', 'petstore'],
+    ['BalancePlatformAccountingNotification-v3.json', 'balance-platform-accounting-notification-v3'],
+    ['api.github.com.json', 'api-github-com'],
+    ['HTTPHooks.yaml', 'http-hooks'],
+    ['__.yaml', 'contract'],
+  ])('%s → %s', (file, name) => {
+    expect(contractName(file)).toBe(name);
+  });
+});
