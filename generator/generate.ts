@@ -27,6 +27,8 @@ export interface GenerateOptions {
   readonly allowRemoteRefs?: boolean;
   /** Base for relative paths and for the input path in each file's header. Default `process.cwd()`. */
   readonly cwd?: string;
+  /** Omit `// @ts-nocheck` from schemas.ts/fixtures.ts (see EmitOptions.checkAll); for the generator's tests. */
+  readonly checkAll?: boolean;
 }
 
 export interface GeneratedContract {
@@ -143,7 +145,7 @@ export function inlineRuntimeFiles(): ReadonlyMap<string, string> {
 /** Emits every contract in memory: one OutputFolder per contract. */
 export function emitAll(
   contracts: readonly ContractModel[],
-  options: { readonly runtime: RuntimeMode; readonly cwd: string },
+  options: { readonly runtime: RuntimeMode; readonly cwd: string; readonly checkAll?: boolean },
 ): { folders: OutputFolder[]; diagnostics: Diagnostic[] } {
   const version = generatorVersion();
   const folders: OutputFolder[] = [];
@@ -162,6 +164,7 @@ export function emitAll(
       version,
       source: displayPath(model.file, options.cwd),
       runtimeImport: options.runtime === 'inline' ? './runtime/index.js' : 'gen-webhooks/runtime',
+      checkAll: options.checkAll === true,
     });
     const files = new Map(emitted.files);
     if (options.runtime === 'inline') {
@@ -189,7 +192,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const out = path.resolve(cwd, options.out ?? 'generated');
   const inputs = options.inputs.map((input) => loaderPath(input, cwd));
   const loaded = await loadContracts(inputs, { allowRemoteRefs: options.allowRemoteRefs ?? false });
-  const { folders, diagnostics } = emitAll(loaded.contracts, { runtime, cwd });
+  const { folders, diagnostics } = emitAll(loaded.contracts, {
+    runtime,
+    cwd,
+    checkAll: options.checkAll === true,
+  });
   const changes = options.check ? diffOutput(out, folders) : writeOutput(out, folders);
   const contracts = loaded.contracts.map((model, i): GeneratedContract => {
     const folder = folders[i] as OutputFolder;

@@ -6,6 +6,13 @@ import type { ContractModel } from '../model.js';
 import { literal, quote } from './literal.js';
 import type { ModuleNames } from './names.js';
 
+/** A one-line summary for the descriptor: the first line, at most 160 characters (specs put essays here). */
+function shortSummary(text: string | undefined): string | undefined {
+  const line = text?.trim().split(/\r?\n/)[0]?.trim();
+  if (!line) return undefined;
+  return line.length <= 160 ? line : `${line.slice(0, 159).trimEnd()}…`;
+}
+
 export function emitContractFile(
   model: ContractModel,
   names: ModuleNames,
@@ -16,7 +23,8 @@ export function emitContractFile(
     const fields: string[] = [`schema: eventSchemas[${quote(event.name)}]`];
     if (event.match !== undefined) fields.push(`match: ${literal(event.match, '    ')}`);
     if (event.deprecated === true) fields.push('deprecated: true');
-    if (event.summary !== undefined) fields.push(`summary: ${quote(event.summary)}`);
+    const summary = shortSummary(event.summary);
+    if (summary !== undefined) fields.push(`summary: ${quote(summary)}`);
     const flat = `    ${quote(event.name)}: { ${fields.join(', ')} },\n`;
     if (flat.length <= 111) return flat;
     return `    ${quote(event.name)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },\n`;

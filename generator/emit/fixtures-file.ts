@@ -12,6 +12,8 @@ import { literal, quote } from './literal.js';
 export interface Fixture {
   readonly value: unknown;
   readonly from: 'example' | 'synthesised';
+  /** False when no value satisfying the schema was found (an unsatisfiable schema). */
+  readonly valid: boolean;
 }
 
 function splitSource(source: string): { file?: string; pointer?: string } {
@@ -26,7 +28,7 @@ export function pickFixture(model: ContractModel, event: EventModel, diagnostics
   for (const example of event.examples) {
     // Examples are JSON; anything that is not (undefined, functions) cannot be a fixture either.
     if (example !== undefined && validates(schema, example, resolve))
-      return { value: example, from: 'example' };
+      return { value: example, from: 'example', valid: true };
   }
   const where = splitSource(event.source);
   if (event.examples.length > 0) {
@@ -46,13 +48,18 @@ export function pickFixture(model: ContractModel, event: EventModel, diagnostics
       ...where,
     });
   }
-  return { value: result.value, from: 'synthesised' };
+  return { value: result.value, from: 'synthesised', valid: result.valid };
 }
 
 export function emitFixturesFile(model: ContractModel, header: string, diagnostics: Diagnostic[]): string {
   const entries = model.events.map((event) => {
     const fixture = pickFixture(model, event, diagnostics);
-    return `  ${quote(event.name)}: ${literal(fixture.value, '  ')},\n`;
+    const text = literal(fixture.value, '  ');
+    if (fixture.valid) return `  ${quote(event.name)}: ${text},\n`;
+    // Nothing satisfies this payload schema (reported as a diagnostic); keep the file compiling.
+    return `  // No valid payload exists for this schema; this best effort does not validate.\n  ${quote(
+      event.name,
+    )}: ${text} as unknown as Events[${quote(event.name)}],\n`;
   });
   return [
     header,

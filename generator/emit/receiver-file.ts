@@ -13,7 +13,7 @@ export function emitReceiverFile(model: ContractModel, header: string, runtime: 
     "import type { Events } from './types.js';\n",
     '\n',
     `/** Verifies, validates and dispatches ${model.title.replace(/\*\//g, '*\\/')} deliveries to typed handlers. */\n`,
-    'export function createReceiver(options: ReceiverOptions<Events>): Receiver<Events> {\n',
+    'export function createReceiver<Tx = undefined>(options: ReceiverOptions<Events, Tx>): Receiver<Events> {\n',
     '  return createRuntimeReceiver(contract, options);\n',
     '}\n',
   ].join('');

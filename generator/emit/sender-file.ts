@@ -10,7 +10,7 @@ export function emitSenderFile(model: ContractModel, header: string, runtime: st
     "import type { Events } from './types.js';\n",
     '\n',
     `/** Signs and delivers ${model.title.replace(/\*\//g, '*\\/')} events; \`send(name, payload)\` is typed per event. */\n`,
-    'export function createSender(options: SenderOptions): Sender<Events> {\n',
+    'export function createSender(options: SenderOptions = {}): Sender<Events> {\n',
     '  return createRuntimeSender(contract, options);\n',
     '}\n',
   ].join('');

@@ -27,9 +27,11 @@ export function emitTypesFile(
     return `${doc}  ${quote(event.name)}: ${type};\n`;
   });
   blocks.push(
-    `/** Event name → payload type of every event in ${model.title.replace(/\*\//g, '*\\/')}. */\nexport interface Events {${
+    // A type alias, not an interface: only aliases get the implicit index signature that the
+    // runtime's `EventMapBase` constraint (`{ [event: string]: unknown }`) needs.
+    `/** Event name → payload type of every event in ${model.title.replace(/\*\//g, '*\\/')}. */\nexport type Events = {${
       entries.length > 0 ? `\n${entries.join('')}` : ''
-    }}`,
+    }};`,
   );
   blocks.push('export type EventName = keyof Events;');
   return `${header}\n${blocks.join('\n\n')}\n`;
