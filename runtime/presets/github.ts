@@ -94,6 +94,6 @@ export const github: ProviderPreset<'github'> = {
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.github,
-  defaultMode: 'sync',
+  defaultMode: 'inline',
   handshake: () => undefined,
 };

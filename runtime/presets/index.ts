@@ -10,6 +10,8 @@ export {
   type ProviderEvents,
   providerContract,
   type SchemaMap,
+  type SlackEventCallback,
+  type StripeEvent,
 } from './provider-contract.js';
 export { createPresetScheme, getProvider, isPresetName, providers } from './registry.js';
 export { slackRetryNumber } from './slack.js';

@@ -1,9 +1,14 @@
 /**
  * Typed access for providers without a machine-readable contract: a `Contract` built from a preset
  * plus the user's schemas per event type, e.g.
- * `providerContract('stripe', { 'payment_intent.succeeded': z.object({ object: PaymentIntent }) })`.
- * Each schema describes what the handler receives: the envelope's `data` for enveloped providers
- * (Stripe: `{ object, previous_attributes? }`; Slack: the inner `event`), the whole body otherwise.
+ *
+ *   providerContract('stripe', { 'payment_intent.succeeded': z.object({ id: z.string(), amount: z.number() }) })
+ *
+ * Each schema describes the part of the delivery users work with; handlers receive the whole body,
+ * typed:
+ * - stripe: the schema is the resource (`data.object`); handlers get a `StripeEvent<type, T>`.
+ * - slack: the schema is the inner `event`; handlers get a `SlackEventCallback<T>`.
+ * - every other preset: the schema is the body itself.
  */
 import type { Contract, EventDefinition, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
@@ -12,22 +17,120 @@ import type { PresetName } from './types.js';
 
 export type SchemaMap = { readonly [event: string]: StandardSchemaV1 };
 
-/** The event map of a schema map: event name → the schema's output type. */
-export type ProviderEvents<S extends SchemaMap> = {
-  readonly [K in keyof S & string]: S[K] extends StandardSchemaV1<unknown, infer O> ? O : never;
+type Output<S> = S extends StandardSchemaV1<unknown, infer O> ? O : never;
+
+/** A Stripe event whose resource (`data.object`) has been validated as `T`. */
+export interface StripeEvent<Type extends string = string, T = unknown> {
+  readonly id: string;
+  readonly type: Type;
+  /** Unix seconds. */
+  readonly created: number;
+  readonly data: {
+    readonly object: T;
+    readonly previous_attributes?: { readonly [field: string]: unknown };
+    readonly [key: string]: unknown;
+  };
+  readonly [key: string]: unknown;
+}
+
+/** A Slack Events API `event_callback` whose inner `event` has been validated as `T`. */
+export interface SlackEventCallback<T = unknown> {
+  readonly type: 'event_callback';
+  readonly event_id: string;
+  /** Unix seconds. */
+  readonly event_time: number;
+  readonly event: T;
+  readonly [key: string]: unknown;
+}
+
+/** The event map of a schema map: event name → what the handler receives. */
+export type ProviderEvents<P extends PresetName, S extends SchemaMap> = {
+  readonly [K in keyof S & string]: P extends 'stripe'
+    ? StripeEvent<K, Output<S[K]>>
+    : P extends 'slack'
+      ? SlackEventCallback<Output<S[K]>>
+      : Output<S[K]>;
 };
 
 export interface ProviderContractOptions {
-  /** Contract name (default: the preset name). */
+  /** Contract name (default: the preset name). It prefixes dedupe keys. */
   readonly name?: string;
   readonly version?: string;
 }
 
-export function providerContract<S extends SchemaMap>(
-  preset: PresetName,
+type OuterCheck = (body: Record<string, unknown>) => StandardSchemaV1.Issue[];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requireFields(fields: { readonly [name: string]: 'string' | 'number' }): OuterCheck {
+  return (body) =>
+    Object.entries(fields).flatMap(([name, type]) =>
+      typeof body[name] === type ? [] : [{ message: `Expected a ${type}`, path: [name] }],
+    );
+}
+
+/**
+ * A Standard Schema for the whole body that validates the outer fields and applies `inner` at `path`,
+ * replacing that part with the inner schema's output (zod transforms and defaults apply there).
+ */
+function nestedSchema(inner: StandardSchemaV1, path: readonly string[], outer: OuterCheck): StandardSchemaV1 {
+  const validate = (
+    value: unknown,
+  ): StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>> => {
+    if (!isRecord(value)) return { issues: [{ message: 'Expected an object' }] };
+    const issues = outer(value);
+    const parents: Record<string, unknown>[] = [value];
+    let node: unknown = value;
+    for (const [depth, key] of path.entries()) {
+      if (!isRecord(node))
+        return { issues: [...issues, { message: 'Expected an object', path: path.slice(0, depth) }] };
+      parents.push(node);
+      node = node[key];
+    }
+    if (!isRecord(parents.at(-1))) return { issues };
+    const settle = (result: StandardSchemaV1.Result<unknown>): StandardSchemaV1.Result<unknown> => {
+      const all = [
+        ...issues,
+        ...(result.issues ?? []).map((issue) => ({
+          message: issue.message,
+          path: [...path, ...(issue.path ?? [])],
+        })),
+      ];
+      if (all.length > 0 || result.issues !== undefined) return { issues: all };
+      // Rebuild the objects along the path around the inner output (the input is not mutated).
+      let rebuilt: unknown = result.value;
+      for (let depth = path.length - 1; depth >= 0; depth--) {
+        rebuilt = { ...(parents[depth + 1] as Record<string, unknown>), [path[depth] as string]: rebuilt };
+      }
+      return { value: rebuilt };
+    };
+    const result = inner['~standard'].validate(node);
+    return result instanceof Promise ? result.then(settle) : settle(result);
+  };
+  return { '~standard': { version: 1, vendor: 'gen-webhooks', validate } };
+}
+
+function wrap(preset: PresetName, schema: StandardSchemaV1): StandardSchemaV1 {
+  if (preset === 'stripe') {
+    return nestedSchema(
+      schema,
+      ['data', 'object'],
+      requireFields({ id: 'string', type: 'string', created: 'number' }),
+    );
+  }
+  if (preset === 'slack') {
+    return nestedSchema(schema, ['event'], requireFields({ event_id: 'string', event_time: 'number' }));
+  }
+  return schema;
+}
+
+export function providerContract<P extends PresetName, S extends SchemaMap>(
+  preset: P,
   schemas: S,
   options: ProviderContractOptions = {},
-): Contract<ProviderEvents<S>> {
+): Contract<ProviderEvents<P, S>> {
   const provider = getProvider(preset);
   const events: Record<string, EventDefinition> = {};
   for (const [event, schema] of Object.entries(schemas)) {
@@ -41,12 +144,12 @@ export function providerContract<S extends SchemaMap>(
     if (match === undefined) {
       throw new WebhookError('invalid_config', `providerContract: "${event}" is not a ${preset} event name`);
     }
-    events[event] = { schema, match };
+    events[event] = { schema: wrap(preset, schema), match };
   }
   return {
     name: options.name ?? preset,
     ...(options.version === undefined ? {} : { version: options.version }),
-    events: events as Contract<ProviderEvents<S>>['events'],
+    events: events as Contract<ProviderEvents<P, S>>['events'],
     signature: provider.signature,
     envelope: provider.envelope,
     selector: provider.selector,

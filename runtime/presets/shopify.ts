@@ -97,6 +97,6 @@ export const shopify: ProviderPreset<'shopify'> = {
   eventType: (headers) => headerValue(headers, TOPIC_HEADER),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.shopify,
-  defaultMode: 'sync',
+  defaultMode: 'inline',
   handshake: () => undefined,
 };

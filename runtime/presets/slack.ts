@@ -69,11 +69,8 @@ export const slack: ProviderPreset<'slack'> = {
   name: 'slack',
   scheme: slackScheme,
   signature: { kind: 'preset', preset: 'slack' },
-  // Events API outer envelope: `{ type: 'event_callback', event_id, event_time, event: { type, … } }`.
-  envelope: {
-    kind: 'envelope',
-    fields: { id: 'event_id', type: 'type', timestamp: 'event_time', data: 'event' },
-  },
+  // Events API body: `{ type: 'event_callback', event_id, event_time, event: { type, … } }`.
+  envelope: { kind: 'bare' },
   selector: { kind: 'body', field: 'event.type' },
   match: (event) => ({ body: event }),
   parseBody: parseSlackBody,

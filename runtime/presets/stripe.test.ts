@@ -95,7 +95,7 @@ describe('stripe preset', () => {
     expect(stripe.eventType({}, parsed)).toBe('payment_intent.succeeded');
     expect(stripe.match('payment_intent.succeeded')).toEqual({ body: 'payment_intent.succeeded' });
     expect(stripe.dedupeTtlMs).toBeGreaterThan(3 * 86_400_000);
-    expect(stripe.defaultMode).toBe('sync');
+    expect(stripe.defaultMode).toBe('inline');
     expect(() => stripe.parseBody('{', {})).toThrowError(expect.objectContaining({ code: 'invalid_body' }));
   });
 });

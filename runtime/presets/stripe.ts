@@ -79,11 +79,8 @@ export const stripe: ProviderPreset<'stripe'> = {
   name: 'stripe',
   scheme: stripeScheme,
   signature: { kind: 'preset', preset: 'stripe' },
-  // `created` is Unix seconds; `data` is `{ object, previous_attributes? }`.
-  envelope: {
-    kind: 'envelope',
-    fields: { id: 'id', type: 'type', timestamp: 'created', data: 'data', apiVersion: 'api_version' },
-  },
+  // The body is the Stripe event itself (its `created` is Unix seconds, not an ISO envelope timestamp).
+  envelope: { kind: 'bare' },
   selector: { kind: 'body', field: 'type' },
   match: (event) => ({ body: event }),
   parseBody: (body) => parseJson(body),
@@ -97,6 +94,6 @@ export const stripe: ProviderPreset<'stripe'> = {
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.stripe,
-  defaultMode: 'sync',
+  defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -18,8 +18,10 @@ export const svix: ProviderPreset<'svix'> = {
   name: 'svix',
   scheme: svixScheme,
   signature: { kind: 'preset', preset: 'svix' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
+  // Svix senders choose their own payload shape (Clerk, Resend, …); most carry a `type` field, few
+  // the full `{ id, type, timestamp, data }` envelope, so the body is the payload and `type` selects.
+  envelope: { kind: 'bare' },
+  selector: { kind: 'body', field: 'type' },
   match: (event) => ({ body: event }),
   parseBody: (body) => parseJson(body),
   eventId: (headers, _body, verified) =>
@@ -27,6 +29,6 @@ export const svix: ProviderPreset<'svix'> = {
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.svix,
-  defaultMode: 'sync',
+  defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -234,7 +234,7 @@ export const twilio: ProviderPreset<'twilio'> = {
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.twilio,
-  defaultMode: 'sync',
+  defaultMode: 'inline',
   handshake: () => undefined,
 };
 

@@ -38,8 +38,8 @@ export interface PresetOptions {
 
 export type PresetSchemeOptions = SchemeOptions & PresetOptions;
 
-/** How a receiver should run handlers: before answering (`sync`) or after a fast 2xx (`ack-fast`). */
-export type ReceiveMode = 'sync' | 'ack-fast';
+/** How a receiver should run handlers: before answering (`inline`) or after a fast 2xx (`ack-fast`). */
+export type ReceiveMode = 'inline' | 'ack-fast';
 
 /** A response a receiver sends itself, without dispatching to a handler (Slack/Discord handshakes). */
 export interface HandshakeResponse {
