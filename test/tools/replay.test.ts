@@ -27,7 +27,7 @@ beforeAll(async () => {
     secret: SECRET,
     store,
     handlers: {
-      'pet.adopted': async (event) => {
+      'pet.adopted': async (event: { readonly id: string }) => {
         // A little work, so concurrent duplicates really overlap with the first attempt.
         await new Promise((resolve) => setTimeout(resolve, 20));
         effects.push(event.id);
