@@ -56,11 +56,7 @@ export function expressHandler(
       let result: ReceiveResult;
       try {
         const body = await rawBody(req, receiver.maxBodyBytes);
-        const url =
-          options.publicUrl?.(req) ??
-          (req.originalUrl === undefined
-            ? requestUrl(req)
-            : requestUrl({ ...req, url: req.originalUrl } as IncomingMessage));
+        const url = options.publicUrl?.(req) ?? requestUrl(req, req.originalUrl);
         result = await receiver.handle({ headers: req.headers, body, url });
       } catch (error) {
         result = receiver.reject(error);

@@ -35,7 +35,7 @@ interface FastifyScopeLike {
   setErrorHandler(
     handler: (
       error: Error & { code?: string; statusCode?: number },
-      request: never,
+      request: unknown,
       reply: FastifyReplyLike,
     ) => void,
   ): void;

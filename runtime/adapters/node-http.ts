@@ -74,10 +74,10 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
 }
 
 /** The request's URL as the client called it (schemes that sign the URL need it). */
-export function requestUrl(req: IncomingMessage): string {
+export function requestUrl(req: IncomingMessage, path = req.url): string {
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const host = req.headers.host ?? 'localhost';
-  return `${encrypted ? 'https' : 'http'}://${host}${req.url ?? '/'}`;
+  return `${encrypted ? 'https' : 'http'}://${host}${path ?? '/'}`;
 }
 
 export function sendNodeResult(res: ServerResponse, result: ReceiveResult): void {
