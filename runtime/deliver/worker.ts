@@ -84,7 +84,7 @@ export interface DeliveryWorker {
   start(): void;
   /** Stops claiming, waits for in-flight attempts to be recorded, closes owned agents. */
   stop(): Promise<void>;
-  /** Delivers everything due now (batches of `concurrency`) and returns; for tests and cron jobs. */
+  /** Delivers everything due now (up to `concurrency` at once) and returns; for tests and cron jobs. */
   runOnce(): Promise<RunSummary>;
 }
 
@@ -283,10 +283,17 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
     },
     async runOnce() {
       const summary: Counters = { attempted: 0, succeeded: 0, retried: 0, dead: 0 };
+      const mine = new Set<Promise<void>>();
+      // A sliding window: a slow attempt holds one slot, not the whole batch.
       for (;;) {
-        const batch = await claim(concurrency);
-        if (batch.length === 0) break;
-        await Promise.all(batch.map((delivery) => launch(delivery, summary)));
+        const free = concurrency - mine.size;
+        const batch = free > 0 ? await claim(free) : [];
+        for (const delivery of batch) {
+          const task = launch(delivery, summary).finally(() => mine.delete(task));
+          mine.add(task);
+        }
+        if (mine.size === 0 && batch.length === 0) break;
+        if (batch.length === 0 || mine.size >= concurrency) await Promise.race(mine);
       }
       return { ...summary };
     },
