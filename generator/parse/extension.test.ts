@@ -280,3 +280,47 @@ describe('x-gen-webhooks in a loaded contract', () => {
     expect(created?.examples).toEqual([{ id: 'o_1' }]);
   });
 });
+
+describe('docs/extensions.md', async () => {
+  const { readFileSync, existsSync } = await import('node:fs');
+  const { parse } = await import('yaml');
+  const docsFile = fixture('../../../docs/extensions.md');
+  const docs = readFileSync(docsFile, 'utf8');
+  const blocks = [...docs.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+
+  it('shows a Petstore extension that validates and matches schemas/petstore.openapi.yaml', () => {
+    const block = blocks.find((b) => b.includes('kind: hmac'));
+    const parsed = parse(block ?? '') as Record<string, unknown>;
+    const config = readRootExtension(at(parsed));
+    expect(config).toMatchObject({
+      signature: { kind: 'hmac', header: 'X-Webhook-Signature', prefix: 'sha256=', encoding: 'hex' },
+      envelope: { kind: 'envelope', fields: { type: 'event', apiVersion: 'apiVersion' } },
+      retry: { kind: 'exponential', initialDelay: 1, maxDelay: 512, maxAttempts: 10 },
+    });
+    const petstore = fixture('../../../schemas/petstore.openapi.yaml');
+    if (existsSync(petstore)) {
+      const doc = parse(readFileSync(petstore, 'utf8')) as Record<string, unknown>;
+      expect(readRootExtension(at(doc))).toEqual(config);
+    }
+  });
+
+  it('quotes the error line the loader really prints', () => {
+    const loc: Loc = {
+      doc: {
+        id: '/p.yaml',
+        display: 'schemas/petstore.openapi.yaml',
+        value: null,
+        rawScalar: () => undefined,
+      },
+      pointer: '',
+      value: { 'x-gen-webhooks': { signature: { ...petstore.signature, algorithm: 'md5' } } },
+    };
+    let line = '';
+    try {
+      readRootExtension(loc);
+    } catch (error) {
+      line = (error as GeneratorError).format();
+    }
+    expect(docs).toContain(line);
+  });
+});
