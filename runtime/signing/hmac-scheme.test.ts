@@ -162,6 +162,27 @@ describe('algorithms, encodings, timestamps and ids', () => {
   });
 });
 
+describe('the Petstore contract config (schemas/petstore.openapi.yaml)', () => {
+  const config: HmacConfig = {
+    ...PETSTORE,
+    timestampHeader: 'X-Webhook-Timestamp',
+    idHeader: 'X-Webhook-Id',
+  };
+
+  it('signs {timestamp}.{body}, sends the id and timestamp headers, and verifies them', async () => {
+    const scheme = hmacScheme(config, { secret: 'petstore', now });
+    const body =
+      '{"id":"msg_1","event":"pet.adopted","timestamp":"2024-06-12T14:03:00Z","data":{"petId":4211}}';
+    const headers = await scheme.sign({ id: 'msg_1', timestamp: NOW, body });
+    expect(headers).toEqual({
+      'X-Webhook-Signature': `sha256=${createHmac('sha256', 'petstore').update(`${NOW}.${body}`).digest('hex')}`,
+      'X-Webhook-Timestamp': String(NOW),
+      'X-Webhook-Id': 'msg_1',
+    });
+    expect(await scheme.verify({ headers, body })).toEqual({ id: 'msg_1', timestamp: NOW });
+  });
+});
+
 describe('config validation', () => {
   const bad: Array<[string, Partial<HmacConfig>]> = [
     ['no {body}', { signedContent: '{timestamp}' }],
