@@ -159,17 +159,26 @@ describe('zod text', () => {
     );
     expect(text).toBe(
       [
-        'export const PetSchema: z.ZodType<Pet> = z.looseObject({',
+        'export const PetSchema: z.ZodType<Pet> = z.lazy(() => z.looseObject({',
         "  id: z.number().refine(Number.isInteger, 'Invalid input: expected integer'),",
         '  name: z.string(),',
         '  tag: z.string().optional(),',
-        '});',
+        '}));',
       ].join('\n'),
     );
   });
 
   it('references named schemas lazily unless the emitter says they are declared', () => {
     const ref = { $ref: '#/schemas/Pet' };
+    // Inside a (deferred) declaration every const is initialised: plain names.
+    expect(
+      renderZodDeclaration(
+        'ListSchema',
+        'List',
+        { schema: { type: 'array', items: ref }, source: 'a#/' },
+        context(),
+      ),
+    ).toBe('export const ListSchema: z.ZodType<List> = z.lazy(() => z.array(PetSchema));');
     expect(renderZodExpression(ref, 'a#/', context())).toBe('z.lazy(() => PetSchema)');
     expect(renderZodExpression(ref, 'a#/', context([], { isDeclared: () => true }))).toBe('PetSchema');
   });

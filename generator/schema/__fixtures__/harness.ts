@@ -114,18 +114,27 @@ export function typeCheck(files: Readonly<Record<string, string>>): string[] {
 
 const require = createRequire(import.meta.url);
 
-/** Evaluates an emitted `schemas.ts` text (TS → CommonJS, zod injected); returns its exports. */
+/**
+ * Evaluates an emitted `schemas.ts` text (zod injected); returns its exports. The emitted text is TS
+ * only in its `import`s and `: z.ZodType<X>` annotations, which are stripped directly (transpiling
+ * GitHub-sized modules costs seconds); anything else goes through `ts.transpileModule`.
+ */
 export function loadSchemas(schemasText: string): Record<string, zod.ZodType> {
-  const js = ts.transpileModule(schemasText, {
-    compilerOptions: {
-      module: ts.ModuleKind.CommonJS,
-      target: ts.ScriptTarget.ES2022,
-      verbatimModuleSyntax: false,
-    },
-  }).outputText;
+  const stripped = schemasText
+    .replace(/^import [^;]*;$/gm, '')
+    .replace(/^export const (\w+): z\.ZodType<\w+> = /gm, 'const $1 = exports.$1 = ');
+  const js = /^(import|export) /m.test(stripped)
+    ? ts.transpileModule(schemasText, {
+        compilerOptions: {
+          module: ts.ModuleKind.CommonJS,
+          target: ts.ScriptTarget.ES2022,
+          verbatimModuleSyntax: false,
+        },
+      }).outputText
+    : stripped;
   const exports: Record<string, zod.ZodType> = {};
   const fakeRequire = (id: string): unknown => (id === 'zod' ? zod : require(id));
-  new Function('exports', 'require', js)(exports, fakeRequire);
+  new Function('exports', 'require', 'z', js)(exports, fakeRequire, zod.z);
   return exports;
 }
 
@@ -142,17 +151,27 @@ export function zodFor(
   return { schema: subject, module };
 }
 
-/** ajv (draft 2020-12 + formats) validator for `key`, with `#/schemas/<k>` refs resolvable. */
+/** ajv (draft 2020-12 + formats) over named schemas; `#/schemas/<k>` refs resolve. */
+export function createAjv(
+  schemas: Readonly<Record<string, JsonSchema>>,
+): (key: string) => (value: unknown) => boolean {
+  // inlineRefs: false compiles each named schema once instead of once per referrer (GitHub: 10× faster).
+  const ajv = new Ajv2020({ strict: false, allErrors: false, inlineRefs: false });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'https://gen-webhooks.test/model', schemas });
+  return (key) => {
+    const validate = ajv.getSchema(
+      `https://gen-webhooks.test/model#/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    );
+    if (!validate) throw new Error(`ajv could not compile ${key}`);
+    return (value) => validate(value) === true;
+  };
+}
+
+/** ajv validator for one named schema. */
 export function ajvFor(
   key: string,
   schemas: Readonly<Record<string, JsonSchema>>,
 ): (value: unknown) => boolean {
-  const ajv = new Ajv2020({ strict: false, allErrors: false });
-  addFormats(ajv);
-  ajv.addSchema({ $id: 'https://gen-webhooks.test/model', schemas });
-  const validate = ajv.getSchema(
-    `https://gen-webhooks.test/model#/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
-  );
-  if (!validate) throw new Error(`ajv could not compile ${key}`);
-  return (value) => validate(value) === true;
+  return createAjv(schemas)(key);
 }
