@@ -136,3 +136,88 @@ describe('contract names', () => {
     expect(contractName(file)).toBe(name);
   });
 });
+
+describe('document details', () => {
+  const write = (name: string, doc: unknown): string => {
+    const file = path.join(tmp, name);
+    writeFileSync(file, typeof doc === 'string' ? doc : stringify(doc));
+    return file;
+  };
+  const body = { content: { 'application/json': { schema: { type: 'object' } } } };
+
+  it('prefers `webhooks` over `x-webhooks` for the same key in 3.1', async () => {
+    const model = await loadContract(
+      write('both.yaml', {
+        openapi: '3.1.0',
+        info: { title: 'Both', version: '1' },
+        webhooks: { a: { post: { summary: 'from webhooks', requestBody: body } } },
+        'x-webhooks': {
+          a: { post: { summary: 'from x-webhooks', requestBody: body } },
+          b: { post: { requestBody: body } },
+        },
+      }),
+    );
+    expect(model.events.map((e) => [e.name, e.summary])).toEqual([
+      ['a', 'from webhooks'],
+      ['b', undefined],
+    ]);
+    expect(model.diagnostics.map((d) => `${d.code}:${d.pointer}`)).toContain(
+      'duplicate_webhook:/x-webhooks/a',
+    );
+  });
+
+  it('defaults a missing title and version with a warning', async () => {
+    const model = await loadContract(
+      write('Untitled Hooks.yaml', {
+        openapi: '3.1.0',
+        info: {},
+        webhooks: { a: { post: { requestBody: body } } },
+      }),
+    );
+    expect(model.name).toBe('untitled-hooks');
+    expect(model.title).toBe('untitled-hooks');
+    expect(model.version).toBe('0.0.0');
+    expect(model.diagnostics.map((d) => d.code)).toContain('missing_version');
+  });
+
+  it('lets a root extension override the GitHub defaults', async () => {
+    const model = await loadContract(fixture('github/plain-hooks.yaml'), { preset: 'github' });
+    expect(model.envelope).toEqual({ kind: 'bare' });
+    const file = write('github-override.yaml', {
+      openapi: '3.1.0',
+      info: { title: 'G', version: '1' },
+      'x-gen-webhooks': { signature: { kind: 'none' } },
+      webhooks: {
+        star: {
+          post: {
+            parameters: [
+              { name: 'X-GitHub-Event', in: 'header', schema: { type: 'string', enum: ['star'] } },
+            ],
+            requestBody: body,
+          },
+        },
+      },
+    });
+    const overridden = await loadContract(file, { preset: 'github' });
+    expect(overridden.signature).toEqual({ kind: 'none' });
+    expect(overridden.selector).toEqual({ kind: 'header', header: 'X-GitHub-Event', bodyField: 'action' });
+    expect(overridden.events.map((e) => [e.name, e.match])).toEqual([['star', { header: 'star' }]]);
+  });
+
+  it('keeps a YAML 1.2 `openapi: 3.1.0` written unquoted and rejects `openapi: 3.1` (not x.y.z)', async () => {
+    const ok = await loadContract(
+      write(
+        'unquoted.yaml',
+        'openapi: 3.1.0\ninfo: {title: U, version: 1.0}\nwebhooks:\n  a:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {type: object}\n',
+      ),
+    );
+    expect(ok.format).toBe('openapi-3.1');
+    expect(ok.version).toBe('1.0');
+    const error = await generatorError(() =>
+      loadContract(write('short.yaml', 'openapi: 3.1\ninfo: {title: U, version: "1"}\n')),
+    );
+    expect(error.code).toBe('unsupported_version');
+    expect(error.message).toContain('"3.1"');
+    expect(error.expected).toBe('"3.0.x" or "3.1.x"');
+  });
+});

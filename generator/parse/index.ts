@@ -96,7 +96,8 @@ export async function loadContracts(
 
 export async function loadContract(file: string, options: LoadOptions = {}): Promise<ContractModel> {
   const loaded = await loadOne(file, options, new Map(), false);
-  if (!loaded) throw new Error('unreachable: an explicit file is never skipped');
+  // loadOne only skips files found in a directory; an explicit one throws unknown_format itself.
+  if (!loaded) throw new GeneratorError('unknown_format', `not a webhook contract: ${file}`, { file });
   return loaded;
 }
 

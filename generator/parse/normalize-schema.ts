@@ -11,6 +11,8 @@
  * - `nullable`/`x-nullable` → `"null"` in `type` (also added to `enum`), or `anyOf [X, {type: null}]`
  *   when there is no `type`; boolean `exclusiveMinimum/Maximum` → numeric; `example` → `examples`.
  * - `$defs`/`definitions` are dropped: everything they hold that is used is reached through a ref.
+ * - `discriminator`: mapping values become model-local refs; AsyncAPI's string form becomes
+ *   `{ propertyName }`.
  * Named keys are unique: on a collision the schema from the root document keeps the plain name, the
  * others get `_2`, `_3`, … in (file, pointer) order, so the result never depends on traversal order.
  */
@@ -166,6 +168,9 @@ export class SchemaNormalizer {
         out[key] = map;
       } else if (key === 'discriminator' && isRecord(item) && isRecord(item.mapping)) {
         out[key] = this.discriminator(child(loc, key), item, item.mapping);
+      } else if (key === 'discriminator' && typeof item === 'string') {
+        // AsyncAPI's Schema Object writes the property name alone; the model uses the OpenAPI form.
+        out[key] = { propertyName: item };
       } else {
         out[key] = item;
       }
