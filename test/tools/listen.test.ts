@@ -193,7 +193,7 @@ describe('listen with the Petstore contract', () => {
       Math.floor(Date.now() / 1000),
       listener.url,
     );
-    const res = await fetch(listener.url, { method: 'POST', headers, body: delivery.body });
+    const res = await fetch(listener.url, { method: 'POST', headers, body: Buffer.from(delivery.body) });
     expect(res.status).toBe(400);
     const check = records()
       .at(-1)
