@@ -11,11 +11,11 @@ import type { Outbox } from '../../runtime/deliver/outbox.js';
 import { postgresOutbox } from '../../runtime/deliver/postgres-outbox.js';
 import { sqliteOutbox } from '../../runtime/deliver/sqlite-outbox.js';
 
-export interface PetEvents {
+// A type alias (not an interface) so it has the implicit index signature EventMapBase asks for.
+export type PetEvents = {
   'pet.adopted': { petId: string; by: string };
   'pet.created': { petId: string; name: string };
-  [event: string]: unknown;
-}
+};
 
 export const PetAdopted = z.object({ petId: z.string(), by: z.string() });
 export const PetCreated = z.object({ petId: z.string(), name: z.string().min(1) });
