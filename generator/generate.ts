@@ -94,6 +94,7 @@ function loaderPath(input: string, cwd: string): string {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : abs;
 }
 
+const TEST_IMPORT = /from '(vitest|fast-check)'/;
 const RUNTIME_EXCLUDE = /(\.test\.ts|\.test-d\.ts|\.bench\.ts|\.d\.ts)$/;
 
 /** Where the runtime sources are: `runtime/` beside `generator/` (sources) or beside `dist/`. */
@@ -120,7 +121,9 @@ function collectSources(dir: string, prefix: string, out: Map<string, string>): 
         collectSources(path.join(dir, entry.name), rel, out);
       }
     } else if (entry.name.endsWith('.ts') && !RUNTIME_EXCLUDE.test(entry.name)) {
-      out.set(rel, readFileSync(path.join(dir, entry.name), 'utf8'));
+      const text = readFileSync(path.join(dir, entry.name), 'utf8');
+      // Shared test suites live beside the code they test; they are not part of the runtime.
+      if (!TEST_IMPORT.test(text)) out.set(rel, text);
     }
   }
 }
