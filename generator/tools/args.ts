@@ -157,11 +157,12 @@ export function parseUrl(command: string, flag: string, text: string): URL {
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:3000` parses as a URL with the scheme `localhost:`; say what was probably meant.
     throw new GeneratorError(
       'invalid_argument',
-      `${command}: --${flag} must be an http(s) URL, got ${url.protocol}`,
+      `${command}: --${flag} ${JSON.stringify(text)} is not an http(s) URL`,
       {
-        expected: 'an absolute http(s) URL',
+        expected: `an absolute http(s) URL, e.g. http://${/^[\w.-]+:\d+/.test(text) ? text : '127.0.0.1:3000/webhooks'}`,
       },
     );
   }
