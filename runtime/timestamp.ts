@@ -22,9 +22,10 @@ export interface TimestampWindow {
 }
 
 export function parseUnixSeconds(text: string | undefined, headerName: string): number {
-  const header = headerName.toLowerCase();
   if (text === undefined) {
-    throw new WebhookError('missing_header', `Missing ${headerName} header`, { details: { header } });
+    throw new WebhookError('missing_header', `Missing ${headerName} header`, {
+      details: { header: headerName.toLowerCase() },
+    });
   }
   const length = typeof text === 'string' ? text.length : 0;
   // No leading zeros (one spelling per instant), at most 15 digits (exact in a double).
@@ -37,7 +38,7 @@ export function parseUnixSeconds(text: string | undefined, headerName: string): 
   }
   if (!valid) {
     throw new WebhookError('malformed_header', `${headerName} must be Unix seconds (digits only)`, {
-      details: { header },
+      details: { header: headerName.toLowerCase() },
     });
   }
   return value;
@@ -48,15 +49,14 @@ export function checkTimestamp(seconds: number, window: TimestampWindow, headerN
   const nowMs = (window.now ?? Date.now)();
   if (!Number.isFinite(nowMs)) throw new WebhookError('invalid_config', 'now() must return milliseconds');
   const nowSeconds = Math.floor(nowMs / 1000);
-  const header = headerName.toLowerCase();
   if (nowSeconds - seconds > tolerance) {
     throw new WebhookError('timestamp_too_old', `${headerName} is more than ${tolerance}s in the past`, {
-      details: { header, timestamp: seconds, now: nowSeconds, tolerance },
+      details: { header: headerName.toLowerCase(), timestamp: seconds, now: nowSeconds, tolerance },
     });
   }
   if (seconds - nowSeconds > tolerance) {
     throw new WebhookError('timestamp_too_new', `${headerName} is more than ${tolerance}s in the future`, {
-      details: { header, timestamp: seconds, now: nowSeconds, tolerance },
+      details: { header: headerName.toLowerCase(), timestamp: seconds, now: nowSeconds, tolerance },
     });
   }
 }

@@ -122,7 +122,11 @@ export function readStandardHeaders(headers: unknown): StandardHeaderValues {
 }
 
 export interface SignatureList {
-  /** Base64 HMAC-SHA256 values (canonical, 44 chars). */
+  /**
+   * 44-character HMAC-SHA256 candidates, not yet checked to be base64: verifiers compare them as text
+   * with the canonical base64 of the expected MAC (or decode them strictly), so only a canonical
+   * spelling can ever match.
+   */
   readonly v1: string[];
   /** Base64 Ed25519 signatures (canonical, 88 chars). */
   readonly v1a: string[];
@@ -152,7 +156,7 @@ export function parseSignatureList(value: string, headerName: string): Signature
         entries++;
         const signature = token.slice(comma + 1);
         if (comma === 2 && token.startsWith('v1')) {
-          if (signature.length === V1_LENGTH && isCanonicalBase64(signature)) list.v1.push(signature);
+          if (signature.length === V1_LENGTH) list.v1.push(signature);
         } else if (comma === 3 && token.startsWith('v1a')) {
           if (signature.length === V1A_LENGTH && isCanonicalBase64(signature)) list.v1a.push(signature);
         }
