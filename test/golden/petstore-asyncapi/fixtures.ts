@@ -5,9 +5,11 @@ import type { EventName, Events } from './types.js';
 /** One valid payload per event (from the contract's examples, or synthesised from the schema). */
 export const fixtures: { [K in EventName]: Events[K] } = {
   'order.completed': {
-    orderId: 'ord_aaaaaaaa',
-    completedAt: '2024-01-01T00:00:00Z',
-    total: { amount: 1, currency: 'EUR' },
+    orderId: 'ord_8Hk2PqR4',
+    completedAt: '2024-06-12T14:03:10Z',
+    total: { amount: 7500, currency: 'EUR' },
+    fulfilment: 'pickup',
+    trackingNumber: null,
   },
   'order.created': {
     id: 'ord_8Hk2PqR4',
@@ -19,11 +21,15 @@ export const fixtures: { [K in EventName]: Events[K] } = {
     shippingAddress: null,
   },
   'payment.failed': {
-    paymentId: 'pay_a',
-    orderId: 'ord_aaaaaaaa',
-    amount: { amount: 1, currency: 'EUR' },
-    method: { type: 'card', brand: 'visa', last4: '0000' },
-    error: { code: 'card_declined', message: 'string' },
+    paymentId: 'pay_7Lm2Rt',
+    orderId: 'ord_8Hk2PqR4',
+    amount: { amount: 7500, currency: 'EUR' },
+    method: { type: 'bank_transfer', iban: 'DE89370400440532013000' },
+    error: {
+      code: 'insufficient_funds',
+      message: 'The account has insufficient funds.',
+      declineCode: null,
+    },
     retryable: true,
     attempt: 1,
   },
@@ -43,5 +49,11 @@ export const fixtures: { [K in EventName]: Events[K] } = {
     adoptionFee: { amount: 7500, currency: 'EUR' },
     notes: 'Loves sunny windowsills.',
   },
-  'pet.status_changed': { petId: 1, previousStatus: 'available', status: 'available', changedAt: '2024-01-01T00:00:00Z' },
+  'pet.status_changed': {
+    petId: 4211,
+    previousStatus: 'available',
+    status: 'pending',
+    changedAt: '2024-06-12T13:58:42Z',
+    reason: 'reserved',
+  },
 };

@@ -86,7 +86,24 @@ export const WalletPaymentSchema: z.ZodType<WalletPayment> = z.lazy(() => z.loos
   provider: z.enum(['apple_pay', 'google_pay', 'paypal']),
 }));
 
-export const PaymentMethodSchema: z.ZodType<PaymentMethod> = z.lazy(() => z.union([CardPaymentSchema, BankTransferPaymentSchema, WalletPaymentSchema]));
+export const PaymentMethodSchema: z.ZodType<PaymentMethod> = z.lazy(() => z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('card'),
+    brand: z.enum(['visa', 'mastercard', 'amex']),
+    last4: z.string().regex(/^[0-9]{4}$/u),
+    expMonth: z.int().gte(1).lte(12).optional(),
+    expYear: z.number().refine(Number.isInteger, 'Invalid input: expected integer').optional(),
+  }),
+  z.looseObject({
+    type: z.literal('bank_transfer'),
+    iban: z.string().refine((s) => [...s].length >= 15, 'Too small: expected at least 15 characters').refine((s) => [...s].length <= 34, 'Too big: expected at most 34 characters'),
+    reference: z.string().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('wallet'),
+    provider: z.enum(['apple_pay', 'google_pay', 'paypal']),
+  }),
+]));
 
 export const PetStatusSchema: z.ZodType<PetStatus> = z.lazy(() => z.enum(['available', 'pending', 'adopted', 'unavailable']));
 
