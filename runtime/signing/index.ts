@@ -13,6 +13,7 @@ export { generateEd25519KeyPair } from './ed25519.js';
 export { decodeBase64, decodeHex, encodeBase64, encodeHex } from './encoding.js';
 export { type HmacAlgorithm, hmac, timingSafeEqualBytes } from './hmac.js';
 export { hmacScheme } from './hmac-scheme.js';
+export type { HmacConfig } from './hmac-scheme-core.js';
 export { createSignatureScheme, noSignature } from './resolve.js';
 export type {
   HeadersInput,

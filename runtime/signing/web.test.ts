@@ -136,6 +136,35 @@ describe('web crypto path', () => {
     );
   });
 
+  it('rejects huge and hostile inputs with WebhookError only', async () => {
+    const scheme = standardWebhooksWeb({ secret: VECTOR.secret, now: () => VECTOR.timestamp * 1000 });
+    const base = standardWebhookHeaders(VECTOR);
+    const cases: unknown[] = [
+      { ...base, 'webhook-signature': 'v1,'.repeat(400_000) },
+      { ...base, 'webhook-signature': `${'v1a,AAAA '.repeat(100_000)}` },
+      { ...base, 'webhook-id': 'x'.repeat(2_000_000) },
+      { ...base, 'webhook-timestamp': '9'.repeat(1_000_000) },
+      {
+        get() {
+          throw new Error('hostile');
+        },
+      },
+    ];
+    for (const headers of cases) {
+      expect(
+        await codeOf(() => scheme.verify({ headers: headers as Record<string, string>, body: VECTOR.body })),
+      ).not.toBe('ok');
+    }
+    const appended = new Headers(base);
+    appended.delete('webhook-signature');
+    appended.append('webhook-signature', 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=');
+    appended.append('webhook-signature', VECTOR.signature);
+    expect(await scheme.verify({ headers: appended, body: VECTOR.body })).toEqual({
+      id: VECTOR.id,
+      timestamp: VECTOR.timestamp,
+    });
+  });
+
   it('signs and verifies v1a across paths', async () => {
     const nodePair = generateEd25519KeyPair();
     const webPair = await generateEd25519KeyPairWeb();
