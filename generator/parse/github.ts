@@ -101,7 +101,7 @@ function actions(ctx: ParseContext, loc: Loc, seen: Set<string>): Set<string> | 
   if (!isRecord(loc.value)) return undefined;
   const resolved = ctx.store.deref(loc).loc;
   const id = `${resolved.doc.id}#${resolved.pointer}`;
-  if (seen.has(id) || !isRecord(resolved.value)) return undefined;
+  if (seen.has(id) || seen.size > 64 || !isRecord(resolved.value)) return undefined;
   seen.add(id);
   const schema = resolved.value;
   if (isRecord(schema.properties) && schema.properties.action !== undefined) {

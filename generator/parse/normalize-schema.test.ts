@@ -10,7 +10,8 @@ import { loadContract } from './index.js';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'gen-webhooks-normalize-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Replaces refs by their targets down to a fixed tree depth (so recursion stays finite). A ref with
@@ -27,7 +28,12 @@ function expand(node: unknown, resolve: (ref: string) => unknown, depth: number)
     if (Object.keys(rest).length === 0) return expand(target, resolve, depth);
     return expand({ allOf: [target], ...rest }, resolve, depth);
   }
-  if (Array.isArray(node.allOf) && node.allOf.length === 1 && isObject(node.allOf[0]) && '$ref' in node.allOf[0]) {
+  if (
+    Array.isArray(node.allOf) &&
+    node.allOf.length === 1 &&
+    isObject(node.allOf[0]) &&
+    '$ref' in node.allOf[0]
+  ) {
     // `{allOf: [{$ref, ...annotations}], ...}` and `{allOf: [{$ref}], ...}` read the same way.
     const { $ref, ...inner } = node.allOf[0];
     const { allOf: _allOf, ...outer } = node;
@@ -60,37 +66,45 @@ const component = fc.tuple(ref, ref).map(([inner, p2]) => ({
 describe('schema normalisation (property)', () => {
   it('model-local refs expand to the same schemas as the source refs, for any ref graph', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(component, { minLength: COMPONENTS, maxLength: COMPONENTS }), async (components) => {
-        const schemas = Object.fromEntries(components.map((c, i) => [`C${i}`, c]));
-        const payload = {
-          type: 'object',
-          properties: Object.fromEntries(components.map((_, i) => [`c${i}`, { $ref: `#/components/schemas/C${i}` }])),
-        };
-        const doc = {
-          openapi: '3.1.0',
-          info: { title: 'Graph', version: '1' },
-          webhooks: { graph: { post: { requestBody: { content: { 'application/json': { schema: payload } } } } } },
-          components: { schemas },
-        };
-        const file = path.join(mkdtempSync(path.join(tmp, 'g-')), 'graph.json');
-        writeFileSync(file, JSON.stringify(doc));
-        const model = await loadContract(file);
-        const fromModel = (r: string): JsonSchema => {
-          const key = r.slice('#/schemas/'.length);
-          const found = model.schemas[key];
-          if (!found) throw new Error(`dangling ${r}`);
-          return found.schema;
-        };
-        const fromDoc = (r: string): unknown => {
-          const found = lookup(doc, parsePointer(r.slice(1)) ?? []);
-          if (!found.found) throw new Error(`bad ref ${r}`);
-          return found.value;
-        };
-        const event = model.events[0];
-        expect(expand(event?.payload.schema, fromModel, 9)).toEqual(expand(payload, fromDoc, 9));
-        // Every named component keeps its name.
-        for (let i = 0; i < COMPONENTS; i++) expect(model.schemas[`C${i}`]?.source).toBe(`${file}#/components/schemas/C${i}`);
-      }),
+      fc.asyncProperty(
+        fc.array(component, { minLength: COMPONENTS, maxLength: COMPONENTS }),
+        async (components) => {
+          const schemas = Object.fromEntries(components.map((c, i) => [`C${i}`, c]));
+          const payload = {
+            type: 'object',
+            properties: Object.fromEntries(
+              components.map((_, i) => [`c${i}`, { $ref: `#/components/schemas/C${i}` }]),
+            ),
+          };
+          const doc = {
+            openapi: '3.1.0',
+            info: { title: 'Graph', version: '1' },
+            webhooks: {
+              graph: { post: { requestBody: { content: { 'application/json': { schema: payload } } } } },
+            },
+            components: { schemas },
+          };
+          const file = path.join(mkdtempSync(path.join(tmp, 'g-')), 'graph.json');
+          writeFileSync(file, JSON.stringify(doc));
+          const model = await loadContract(file);
+          const fromModel = (r: string): JsonSchema => {
+            const key = r.slice('#/schemas/'.length);
+            const found = model.schemas[key];
+            if (!found) throw new Error(`dangling ${r}`);
+            return found.schema;
+          };
+          const fromDoc = (r: string): unknown => {
+            const found = lookup(doc, parsePointer(r.slice(1)) ?? []);
+            if (!found.found) throw new Error(`bad ref ${r}`);
+            return found.value;
+          };
+          const event = model.events[0];
+          expect(expand(event?.payload.schema, fromModel, 9)).toEqual(expand(payload, fromDoc, 9));
+          // Every named component keeps its name.
+          for (let i = 0; i < COMPONENTS; i++)
+            expect(model.schemas[`C${i}`]?.source).toBe(`${file}#/components/schemas/C${i}`);
+        },
+      ),
       { numRuns: 60 },
     );
   });

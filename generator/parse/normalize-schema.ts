@@ -65,7 +65,11 @@ interface Entry {
 interface WalkContext {
   /** Inlined (unnamed) targets being expanded: meeting one again means recursion. */
   readonly inline: Set<string>;
+  /** Schema objects on the current path, with where they were first met. */
+  readonly ancestors: Map<object, Loc>;
 }
+
+const freshContext = (): WalkContext => ({ inline: new Set(), ancestors: new Map() });
 
 const idOf = (loc: Loc): string => `${loc.doc.id}#${loc.pointer}`;
 
@@ -81,12 +85,12 @@ export class SchemaNormalizer {
 
   /** Normalises the schema at `loc` (any schema position, not necessarily a named one). */
   normalize(loc: Loc): SourcedSchema {
-    return { schema: this.schema(loc, { inline: new Set() }), source: where(loc) };
+    return { schema: this.schema(loc, freshContext()), source: where(loc) };
   }
 
   /** Normalises a schema value that is nested in a larger structure but already normalised around. */
   schemaAt(loc: Loc): JsonSchema {
-    return this.schema(loc, { inline: new Set() });
+    return this.schema(loc, freshContext());
   }
 
   /** Assigns the keys and fills every model-local ref. Call once, after the last normalize(). */
@@ -137,6 +141,25 @@ export class SchemaNormalizer {
         expected: 'a JSON Schema (object or boolean)',
       });
     }
+    const first = ctx.ancestors.get(value);
+    if (first) {
+      // The same value again below itself: reached back through a $ref to its container, or a YAML
+      // alias nested into itself. Either way it is recursion: refer to the first occurrence.
+      const node: Record<string, unknown> = { $ref: '' };
+      this.register(first, namedBase(first, this.store.root.id) ?? lastToken(first), (r) => {
+        node.$ref = r;
+      });
+      return node;
+    }
+    ctx.ancestors.set(value, loc);
+    try {
+      return this.object(loc, value, ctx);
+    } finally {
+      ctx.ancestors.delete(value);
+    }
+  }
+
+  private object(loc: Loc, value: Record<string, unknown>, ctx: WalkContext): JsonSchemaObject {
     const ref = typeof value.$ref === 'string' ? value.$ref : undefined;
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
@@ -203,10 +226,14 @@ export class SchemaNormalizer {
     const id = idOf(target);
     const restKeys = Object.keys(rest);
     let base = namedBase(target, this.store.root.id);
-    if (base === undefined && (ctx.inline.has(id) || this.promoted.has(id))) {
+    const recursive =
+      ctx.inline.has(id) ||
+      (isRecord(target.value) && ctx.ancestors.has(target.value)) ||
+      this.promoted.has(id);
+    if (base === undefined && recursive) {
       // Recursion through an unnamed target: name it after its last pointer token.
       this.promoted.add(id);
-      base = parsePointer(target.pointer)?.at(-1) ?? target.doc.display.replace(/^.*[\\/]/, '');
+      base = lastToken(target);
     }
     if (base !== undefined) {
       if (restKeys.length === 0 || restKeys.every((k) => ANNOTATIONS.has(k))) {
@@ -236,7 +263,7 @@ export class SchemaNormalizer {
       entry = { base, loc: target, schema: true, fixups: [] };
       this.entries.set(id, entry);
       // A fresh context: a named schema's body never depends on who referenced it first.
-      entry.schema = this.schema(target, { inline: new Set() });
+      entry.schema = this.schema(target, freshContext());
     }
     entry.fixups.push(fixup);
   }
@@ -285,6 +312,10 @@ function namedBase(target: Loc, rootId: string): string | undefined {
     if (tokens.length === 0) return fileStem(target.doc.id);
   }
   return undefined;
+}
+
+function lastToken(loc: Loc): string {
+  return parsePointer(loc.pointer)?.at(-1) ?? fileStem(loc.doc.id);
 }
 
 function fileStem(id: string): string {

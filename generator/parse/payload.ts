@@ -39,7 +39,8 @@ export function findProperty(
   if (!isRecord(schema.value)) return undefined;
   const { loc } = ctx.store.deref(schema);
   const key = `${loc.doc.id}#${loc.pointer}`;
-  if (seen.has(key) || !isRecord(loc.value)) return undefined;
+  // `seen` also bounds the walk: a YAML alias cycle through allOf would make pointers grow forever.
+  if (seen.has(key) || seen.size > 64 || !isRecord(loc.value)) return undefined;
   seen.add(key);
   const properties = loc.value.properties;
   if (isRecord(properties) && field in properties) return child(child(loc, 'properties'), field);

@@ -144,3 +144,29 @@ describe('$ref errors', () => {
     });
   });
 });
+
+describe('recursion without named schemas', () => {
+  it('refers back to the first occurrence for refs to ancestors and self-nesting YAML aliases', async () => {
+    const file = fixture('refs/alias-recursion.yaml');
+    const model = await loadContract(file);
+    const [x, y] = model.events;
+    expect(x?.payload.schema).toEqual({
+      type: 'object',
+      properties: {
+        a: { type: 'object', properties: { b: { $ref: '#/schemas/a' }, top: { $ref: '#/schemas/schema' } } },
+      },
+    });
+    expect(model.schemas.a?.source).toBe(
+      `${file}#/webhooks/x/post/requestBody/content/application~1json/schema/properties/a`,
+    );
+    expect(y?.payload.schema).toEqual({
+      type: 'object',
+      properties: {
+        self: { $ref: '#/schemas/schema_2' },
+        list: { type: 'array', items: { $ref: '#/schemas/schema_2' } },
+      },
+    });
+    expect(model.schemas.schema_2?.schema).toEqual(y?.payload.schema);
+    expect(() => JSON.stringify(model)).not.toThrow();
+  });
+});
