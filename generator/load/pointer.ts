@@ -5,6 +5,8 @@
 
 /** Escapes one reference token: `~` → `~0`, `/` → `~1`. */
 export function escapeToken(token: string): string {
+  // Fast path: most keys need no escaping and this runs for every node of every schema.
+  if (!token.includes('~') && !token.includes('/')) return token;
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

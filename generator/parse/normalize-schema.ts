@@ -4,7 +4,9 @@
  * - `$ref`s become `#/schemas/<key>`. Targets that are *named* keep their name as the key: a member of
  *   a `schemas`, `definitions` or `$defs` map, a top-level entry of another file, or another file's
  *   root (named after the file). Other targets are inlined; one that recursively contains itself is
- *   promoted to a named schema, so recursion always ends in a model-local ref.
+ *   promoted to a named schema, so recursion always ends in a model-local ref. The same holds for a
+ *   value met again below itself without a `$ref` (a YAML alias nested into itself, or a structural
+ *   path back after a `$ref` to an ancestor): it refers to its first occurrence.
  * - `$ref` with siblings: annotation-only siblings (description, title, …) stay next to the `$ref`;
  *   any other sibling turns the node into `{ allOf: [{ $ref }], ...siblings }` (2020-12 semantics,
  *   also applied to 3.0 documents where siblings are technically ignored).
