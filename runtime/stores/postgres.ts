@@ -270,6 +270,9 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
             throw storeError(name, cause);
           }
         };
+        // Most duplicates are sequential retries of a finished event: answer them without a lock.
+        const before = await sql<{ state: string; expires_at: string }>('claim', stateSql, [key]);
+        if (classify(before.rows[0], now) === 'duplicate') return { status: 'duplicate' };
         await sql('begin', 'BEGIN');
         try {
           const locked = await sql<{ locked: boolean }>(
