@@ -8,7 +8,7 @@ import { createTarget } from './inspect.js';
 import { type Lifecycle, stopSignal } from './lifecycle.js';
 import { startListener } from './listen.js';
 import { listenError } from './net-errors.js';
-import { runTool, type ToolIo } from './output.js';
+import { runTool, type ToolIo, writeJson } from './output.js';
 
 const NAME = 'listen';
 
@@ -119,7 +119,9 @@ export function listenCommand(
     ).catch((error: unknown) => {
       throw listenError(NAME, port, error);
     });
-    if (!json) {
+    if (json) {
+      writeJson(io, { kind: 'listening', url: listener.url });
+    } else {
       const against =
         models.length > 0
           ? models.map((m) => `${m.title} (${m.events.length} events)`).join(', ')

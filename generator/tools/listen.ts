@@ -162,7 +162,7 @@ export async function startListener(options: ListenOptions, io: ToolIo): Promise
       ...(savedTo ? { savedTo } : {}),
     };
     records.push(record);
-    if (options.json) writeJson(io, record);
+    if (options.json) writeJson(io, { kind: 'delivery', ...record });
     else io.stdout.write(formatRecord(record, style));
   };
 

@@ -4,7 +4,7 @@ import { booleanFlag, parseDuration, parseInteger, parseRate, parseToolArgs, str
 import { type Lifecycle, stopSignal } from './lifecycle.js';
 import { startMockReceiver } from './mock-receiver.js';
 import { listenError } from './net-errors.js';
-import { runTool, type ToolIo } from './output.js';
+import { runTool, type ToolIo, writeJson } from './output.js';
 
 const NAME = 'mock-receiver';
 
@@ -83,7 +83,9 @@ export function mockReceiverCommand(
     ).catch((error: unknown) => {
       throw listenError(NAME, port, error);
     });
-    if (!json) {
+    if (json) {
+      writeJson(io, { kind: 'listening', url: receiver.url });
+    } else {
       io.stderr.write(
         `mock-receiver listening on ${receiver.url} (report: GET ${receiver.url}/__report; Ctrl-C to stop)\n`,
       );

@@ -81,8 +81,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+function deliveries(io: ReturnType<typeof memoryIo>): ListenRecord[] {
+  return (io.jsonLines() as Array<ListenRecord & { kind: string }>).filter(
+    (line) => line.kind === 'delivery',
+  );
+}
+
 function records(): ListenRecord[] {
-  return listener.io.jsonLines() as ListenRecord[];
+  return deliveries(listener.io);
 }
 
 function pairs(raw: readonly string[]): Array<[string, string]> {
@@ -264,7 +270,7 @@ describe('listen edge cases', () => {
       const code = await sendCommand([PETSTORE, 'order.created', '--url', stale.url, '--secret', SECRET], io);
       expect(code).toBe(1);
       expect(io.out()).toMatch(/← 400 Bad Request/);
-      const record = stale.io.jsonLines()[0] as ListenRecord;
+      const record = deliveries(stale.io)[0] as ListenRecord;
       expect(record.inspection.checks[0]).toMatchObject({ name: 'timestamp', ok: false });
       expect(record.inspection.checks[0]?.detail).toContain('timestamp_too_old');
     } finally {
