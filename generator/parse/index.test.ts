@@ -221,3 +221,51 @@ describe('document details', () => {
     expect(error.expected).toBe('"3.0.x" or "3.1.x"');
   });
 });
+
+describe('lenient reading and routing checks', () => {
+  const body = { content: { 'application/json': { schema: { type: 'object' } } } };
+
+  it('reads `webhooks` in a 3.0 document with a warning', async () => {
+    const file = path.join(tmp, 'webhooks-in-30.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        openapi: '3.0.3',
+        info: { title: 'W', version: '1' },
+        webhooks: { a: { post: { requestBody: body } } },
+      }),
+    );
+    const model = await loadContract(file);
+    expect(model.events.map((e) => e.name)).toEqual(['a']);
+    expect(model.diagnostics.map((d) => `${d.level}:${d.code}:${d.pointer}`)).toContain(
+      'warning:webhooks_in_3_0:/webhooks',
+    );
+  });
+
+  it('warns when two events have the same selector values', async () => {
+    const file = path.join(tmp, 'ambiguous.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        openapi: '3.1.0',
+        info: { title: 'A', version: '1' },
+        webhooks: {
+          a: { post: { requestBody: body } },
+          b: { post: { 'x-gen-webhooks': { match: { body: 'a' } }, requestBody: body } },
+        },
+      }),
+    );
+    const model = await loadContract(file);
+    expect(model.events.map((e) => [e.name, e.match])).toEqual([
+      ['a', undefined],
+      ['b', { body: 'a' }],
+    ]);
+    expect(model.diagnostics).toContainEqual({
+      level: 'warning',
+      code: 'ambiguous_match',
+      message: 'events "a" and "b" have the same selector values; a receiver cannot tell them apart',
+      file,
+      pointer: '/webhooks/b/post',
+    });
+  });
+});

@@ -248,10 +248,38 @@ function finalizeEvents(
     const { identity: _identity, match: _match, ...rest } = draft;
     events.push({ ...rest, name, ...(match ? { match } : {}) });
   }
-  return events.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  events.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  warnAmbiguousMatches(ctx, events, selector);
+  return events;
+}
+
+/** Two events a receiver cannot tell apart (same selector values) get a warning each. */
+function warnAmbiguousMatches(
+  ctx: ParseContext,
+  events: readonly EventModel[],
+  selector: SelectorConfig,
+): void {
+  const owners = new Map<string, string>();
+  for (const event of events) {
+    const key =
+      selector.kind === 'header'
+        ? `${event.match?.header ?? ''}\u0000${selector.bodyField === undefined ? '' : (event.match?.body ?? '')}`
+        : (event.match?.body ?? event.name);
+    const owner = owners.get(key);
+    if (owner === undefined) {
+      owners.set(key, event.name);
+      continue;
+    }
+    ctx.diagnostics.push({
+      level: 'warning',
+      code: 'ambiguous_match',
+      message: `events "${owner}" and "${event.name}" have the same selector values; a receiver cannot tell them apart`,
+      ...splitSource(event.source),
+    });
+  }
 }
 
 function splitSource(source: string): { file: string; pointer: string } {
-  const hash = source.lastIndexOf('#');
+  const hash = source.indexOf('#');
   return { file: source.slice(0, hash), pointer: source.slice(hash + 1) };
 }

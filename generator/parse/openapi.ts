@@ -2,8 +2,8 @@
  * OpenAPI 3.0 / 3.1 → event drafts.
  * - 3.1 top-level `webhooks`: every operation of a path item that has a request body is an event named
  *   after the webhook key; a path item with several such operations yields `<key>.<method>` (warning).
- * - `x-webhooks` (the 3.0 convention, same shape): read in 3.0 and 3.1; in 3.1 a key also present in
- *   `webhooks` is skipped (info).
+ * - `x-webhooks` (the 3.0 convention, same shape): read in 3.0 and 3.1; a key also present in
+ *   `webhooks` is skipped (info). A 3.0 document with a top-level `webhooks` is read too (warning).
  * - `callbacks` under any operation in `paths` (and under webhook operations): every callback
  *   operation with a request body is an event named after the callback key; when one callback holds
  *   several, `<key>.<expression>` (expression reduced to `[A-Za-z0-9._-]`) and/or `.<method>` are added.
@@ -29,8 +29,16 @@ export function parseOpenApi(ctx: ParseContext, root: Loc, is31: boolean): Event
   const drafts: EventDraft[] = [];
   const doc = root.value as Record<string, unknown>;
   const webhookKeys = new Set<string>();
-  if (is31 && doc.webhooks !== undefined) {
+  if (doc.webhooks !== undefined) {
     const webhooks = child(root, 'webhooks');
+    if (!is31) {
+      warn(
+        ctx,
+        webhooks,
+        'webhooks_in_3_0',
+        '`webhooks` is an OpenAPI 3.1 field; read anyway (3.0 uses x-webhooks)',
+      );
+    }
     if (!isRecord(webhooks.value)) {
       warn(ctx, webhooks, 'invalid_webhooks', '`webhooks` is not a mapping; ignored');
     } else {
