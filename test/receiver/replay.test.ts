@@ -56,7 +56,9 @@ const backends: { name: string; skip: boolean; make: HarnessFactory }[] = [
       const db = new Database(path.join(dir, `${name}-${transactional}.db`));
       db.pragma('journal_mode = WAL');
       db.exec('CREATE TABLE adoptions (pet TEXT NOT NULL, event TEXT NOT NULL)');
-      cleanups.push(() => db.close());
+      cleanups.push(() => {
+        db.close();
+      });
       const calls = { n: 0 };
       let fail = false;
       const insert = db.prepare('INSERT INTO adoptions (pet, event) VALUES (?, ?)');
