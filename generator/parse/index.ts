@@ -37,6 +37,9 @@ export interface LoadResult {
 
 const CONTRACT_FILE = /\.(ya?ml|json)$/i;
 
+/** Diagnostics that mean "an operation or message was not turned into an event". */
+const SKIP_CODES = new Set(['unsupported_schema_format', 'unsupported_media_type', 'no_content']);
+
 export async function loadContracts(
   inputs: readonly string[],
   options: LoadOptions = {},
@@ -150,7 +153,11 @@ async function loadOne(
         : parseOpenApi(ctx, root, format === 'openapi-3.1');
   const events = finalizeEvents(ctx, drafts, selector);
   if (events.length === 0) {
-    throw new GeneratorError('no_events', `no webhook events found in ${file}`, {
+    const skipped = diagnostics.filter((d) => SKIP_CODES.has(d.code));
+    const why = skipped[0]
+      ? `; ${skipped.length} skipped, first: ${skipped[0].message} at #${skipped[0].pointer ?? ''}`
+      : '';
+    throw new GeneratorError('no_events', `no webhook events found in ${file}${why}`, {
       file,
       pointer: '',
       expected: expectedEvents(format),
