@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { fixture, generatorError } from '../../test/fixtures/specs/helpers.js';
 import type { ContractModel, EventModel } from '../model.js';
 import { loadContract } from './index.js';
-import { fixture, generatorError } from './test-helpers.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'gen-webhooks-asyncapi-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

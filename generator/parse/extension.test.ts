@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../test/fixtures/specs/helpers.js';
 import { GeneratorError } from '../errors.js';
 import type { Loc } from '../load/document-store.js';
 import { readEventExtension, readRootExtension } from './extension.js';
 import { loadContract } from './index.js';
-import { fixture } from './test-helpers.js';
 
 const at = (value: unknown, pointer = ''): Loc => ({
   doc: { id: '/specs/doc.yaml', display: 'specs/doc.yaml', value, rawScalar: () => undefined },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../test/fixtures/specs/helpers.js';
 import { loadContract } from './index.js';
-import { fixture } from './test-helpers.js';
 
 describe('GitHub conventions', () => {
   it('recognises a GitHub-shaped document and derives names from the spec', async () => {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../test/fixtures/specs/helpers.js';
 import type { ContractModel, EventModel } from '../model.js';
 import { loadContract } from './index.js';
-import { fixture } from './test-helpers.js';
 
 const event = (model: ContractModel, name: string): EventModel => {
   const found = model.events.find((e) => e.name === name);

@@ -4,9 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../../test/fixtures/specs/helpers.js';
 import type { ContractModel } from '../model.js';
 import { loadContracts } from './index.js';
-import { fixture } from './test-helpers.js';
 
 const openapi = fixture('../../../schemas/petstore.openapi.yaml');
 const asyncapi = fixture('../../../schemas/petstore.asyncapi.yaml');

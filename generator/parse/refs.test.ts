@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fixture, generatorError } from '../../test/fixtures/specs/helpers.js';
 import { loadContract } from './index.js';
-import { fixture, generatorError } from './test-helpers.js';
 
 describe('$ref resolution into model-local refs', async () => {
   const file = fixture('refs/root.yaml');
