@@ -23,11 +23,10 @@ function versionText(doc: SourceDocument, key: string, value: unknown): string {
 
 export function detectFormat(doc: SourceDocument): Detection {
   const value = doc.value;
+  if (value === null || value === undefined) return { kind: 'not-contract', reason: 'the document is empty' };
   if (!isRecord(value)) {
-    return {
-      kind: 'not-contract',
-      reason: `the document is ${Array.isArray(value) ? 'a list' : `a ${value === null ? 'null' : typeof value}`}, not a mapping`,
-    };
+    const what = Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+    return { kind: 'not-contract', reason: `the document is ${what}, not a mapping` };
   }
   if ('openapi' in value) {
     const version = versionText(doc, 'openapi', value.openapi);

@@ -69,6 +69,7 @@ describe('bad input', () => {
     ['bad/no-events.yaml', 'no_events', '', /no webhook events/],
     ['bad/not-a-contract.yaml', 'unknown_format', '', /no `openapi` or `asyncapi` key/],
     ['bad/list.yaml', 'unknown_format', '', /a list/],
+    ['bad/empty.yaml', 'unknown_format', '', /the document is empty/],
     ['dir/common.yaml', 'unknown_format', '', /not a webhook contract/],
     ['bad/nope.yaml', 'file_not_found', undefined, /not found/],
   ])('%s → %s', async (name, code, pointer, message) => {
