@@ -22,6 +22,7 @@ export const LISTEN_OPTIONS = {
   'forward-timeout': { type: 'string' },
   'save-dir': { type: 'string' },
   'no-save': { type: 'boolean' },
+  'body-lines': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -50,6 +51,7 @@ Options:
   --forward-timeout <dur>   Time limit for the app's answer (default 10s)
   --save-dir <dir>          Where to save deliveries (default .deliveries)
   --no-save                 Do not save deliveries
+  --body-lines <n>          Lines of each pretty-printed body to show (default 40; 0 hides bodies)
   --json                    One JSON line per delivery instead of text
   -h, --help                Show this help
 
@@ -113,6 +115,7 @@ export function listenCommand(
         ...(forward ? { forward } : {}),
         forwardInvalid: booleanFlag(args, 'forward-invalid'),
         forwardTimeoutMs,
+        bodyLines: parseInteger(NAME, 'body-lines', stringFlag(args, 'body-lines') ?? '40', 0, 100_000),
         json,
       },
       io,

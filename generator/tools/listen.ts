@@ -31,6 +31,8 @@ export interface ListenOptions {
   readonly json?: boolean;
   /** Bodies larger than this are answered 413. Default 10 MiB. */
   readonly maxBodyBytes?: number;
+  /** Lines of the pretty-printed body shown per delivery (text output). Default 40; 0 hides it. */
+  readonly bodyLines?: number;
 }
 
 export interface ForwardResult {
@@ -162,8 +164,8 @@ export async function startListener(options: ListenOptions, io: ToolIo): Promise
       ...(savedTo ? { savedTo } : {}),
     };
     records.push(record);
-    if (options.json) writeJson(io, { kind: 'delivery', ...record });
-    else io.stdout.write(formatRecord(record, style));
+    if (options.json) writeJson(io, { kind: 'delivery', ...record, body: bodyForJson(body) });
+    else io.stdout.write(formatRecord(record, style) + formatBody(body, options.bodyLines ?? 40, style));
   };
 
   let base = 'http://127.0.0.1/';
@@ -228,6 +230,32 @@ async function forward(
       result: { url, error: error instanceof Error ? error.message.replace(/^listen: /, '') : String(error) },
     };
   }
+}
+
+/** The body for scripts: parsed JSON when it is JSON, else its text (long bodies shortened). */
+function bodyForJson(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return truncate(text, 10_000);
+  }
+}
+
+/** The body pretty-printed for people, indented under the checks, at most `maxLines` lines. */
+function formatBody(body: Buffer, maxLines: number, style: Style): string {
+  if (maxLines <= 0 || body.length === 0) return '';
+  const text = body.toString('utf8');
+  let pretty: string;
+  try {
+    pretty = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    pretty = text;
+  }
+  const lines = pretty.split('\n');
+  const shown = lines.slice(0, maxLines).map((line) => `      ${truncate(line, 200)}`);
+  if (lines.length > maxLines) shown.push(`      … ${lines.length - maxLines} more lines`);
+  return `${style.dim(shown.join('\n'))}\n`;
 }
 
 function formatRecord(record: ListenRecord, style: Style): string {

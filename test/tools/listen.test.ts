@@ -146,6 +146,7 @@ describe('listen with the Petstore contract', () => {
       inspection: { ok: true, contract: 'petstore-openapi', event: 'pet.adopted' },
       forwarded: { status: 202 },
     });
+    expect((record as ListenRecord & { body: { event: string } }).body.event).toBe('pet.adopted');
     expect(record?.inspection.checks.map((c) => [c.name, c.ok])).toEqual([
       ['signature', true],
       ['timestamp', true],
@@ -295,6 +296,7 @@ describe('listen edge cases', () => {
       expect(open.io.out()).toMatch(/✔ .* POST \/ thing\.happened msg_1 → 200/);
       expect(open.io.out()).toContain('– signature  not checked (standard-webhooks): no --secret given');
       expect(open.io.out()).toContain('– payload    not validated: no contract given');
+      expect(open.io.out()).toContain('        "type": "thing.happened",');
       expect(open.io.out()).not.toContain('\u001b[');
       expect(open.io.err()).toContain('no --secret: signatures are NOT checked');
     } finally {
