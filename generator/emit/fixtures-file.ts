@@ -26,9 +26,10 @@ export function pickFixture(model: ContractModel, event: EventModel, diagnostics
   const resolve = modelResolver(model.schemas);
   const schema = event.payload.schema;
   for (const example of event.examples) {
-    // Examples are JSON; anything that is not (undefined, functions) cannot be a fixture either.
-    if (example !== undefined && validates(schema, example, resolve))
+    // oneOf counts as the generated validator counts it (any branch), see synthesize().
+    if (example !== undefined && validates(schema, example, resolve, 0, true)) {
       return { value: example, from: 'example', valid: true };
+    }
   }
   const where = splitSource(event.source);
   if (event.examples.length > 0) {
