@@ -44,7 +44,7 @@ export function parseOpenApi(ctx: ParseContext, root: Loc, is31: boolean): Event
     } else {
       for (const key of Object.keys(webhooks.value)) {
         webhookKeys.add(key);
-        drafts.push(...pathItemEvents(ctx, child(webhooks, key), key, 'webhook'));
+        drafts.push(...pathItemEvents(ctx, child(webhooks, key), key));
       }
     }
   }
@@ -63,7 +63,7 @@ export function parseOpenApi(ctx: ParseContext, root: Loc, is31: boolean): Event
           );
           continue;
         }
-        drafts.push(...pathItemEvents(ctx, child(hooks, key), key, 'webhook'));
+        drafts.push(...pathItemEvents(ctx, child(hooks, key), key));
       }
     }
   }
@@ -81,11 +81,11 @@ export function parseOpenApi(ctx: ParseContext, root: Loc, is31: boolean): Event
   return drafts;
 }
 
-/** Events of one webhook (or callback expression) path item. */
-function pathItemEvents(ctx: ParseContext, itemLoc: Loc, key: string, kind: 'webhook'): EventDraft[] {
+/** Events of one webhook path item. */
+function pathItemEvents(ctx: ParseContext, itemLoc: Loc, key: string): EventDraft[] {
   const { loc: item, siblings } = ctx.store.deref(itemLoc);
   if (!isRecord(item.value)) {
-    warn(ctx, itemLoc, 'invalid_path_item', `${kind} "${key}" is not a path item; ignored`);
+    warn(ctx, itemLoc, 'invalid_path_item', `webhook "${key}" is not a path item; ignored`);
     return [];
   }
   const operations = bodyOperations(ctx, item);
