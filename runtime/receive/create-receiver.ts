@@ -133,9 +133,9 @@ function errorText(error: unknown): string {
   return text.slice(0, 2000);
 }
 
-export function createReceiver<M extends EventMapBase, Tx = undefined>(
+export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,
-  options: ReceiverOptions<M, Tx>,
+  options: ReceiverOptions<M, Tx, T>,
 ): Receiver<M> {
   const o = options as unknown as LooseOptions;
   const now = o.now ?? Date.now;

@@ -9,6 +9,7 @@ export type {
   Handler,
   HandlerOptions,
   Handlers,
+  HandlerTx,
   NodeHandler,
   ReceivedEvent,
   ReceiveOutcome,

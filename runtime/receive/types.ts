@@ -55,30 +55,26 @@ export type HandlerOptions<M extends EventMapBase, Tx> =
 
 export type UnknownEventPolicy<Tx = undefined> = 'ignore' | 'reject' | ((event: UnknownEvent<Tx>) => unknown);
 
-interface StoreOptionsBase<Tx> {
-  /** What to do with event types the contract does not define. Default `ignore` (2xx, so no retries). */
-  readonly unknownEvent?: UnknownEventPolicy<Tx>;
-}
-
-/** Dedupe on: a store is required. `transactional: true` runs handlers inside the store's transaction. */
-export type DedupeOptions<M extends EventMapBase, Tx> =
-  | (StoreOptionsBase<Tx> & {
+/**
+ * Dedupe on: a store is required (or `dedupe: false`, explicitly at-least-once). With
+ * `transactional: true` each handler runs inside `store.transaction` and receives its `tx`.
+ */
+export type DedupeOptions<Tx, T extends boolean> =
+  | {
       readonly store: IdempotencyStore<Tx>;
-      /** Run each handler inside `store.transaction` and hand it `tx` (SQLite, PostgreSQL). */
-      readonly transactional: true;
+      /** Run each handler inside the store's transaction and hand it `tx` (SQLite, PostgreSQL). */
+      readonly transactional?: T;
       readonly dedupe?: true;
-    } & HandlerOptions<M, Tx>)
-  | (StoreOptionsBase<undefined> & {
-      readonly store: IdempotencyStore<unknown> | IdempotencyStore;
-      readonly transactional?: false;
-      readonly dedupe?: true;
-    } & HandlerOptions<M, undefined>)
-  | (StoreOptionsBase<undefined> & {
+    }
+  | {
       /** Explicitly no dedupe: every delivery runs the handler (at-least-once). */
       readonly dedupe: false;
       readonly store?: undefined;
       readonly transactional?: false;
-    } & HandlerOptions<M, undefined>);
+    };
+
+/** The `tx` handlers receive: the store's transaction type in transactional mode, else `undefined`. */
+export type HandlerTx<Tx, T extends boolean> = T extends true ? Tx : undefined;
 
 export interface WorkerOptions {
   /** Events processed at once. Default 1. */
@@ -128,8 +124,16 @@ export interface CommonReceiverOptions<M extends EventMapBase> {
   readonly token?: () => string;
 }
 
-export type ReceiverOptions<M extends EventMapBase, Tx = undefined> = CommonReceiverOptions<M> &
-  DedupeOptions<M, Tx>;
+export type ReceiverOptions<
+  M extends EventMapBase,
+  Tx = undefined,
+  T extends boolean = false,
+> = CommonReceiverOptions<M> &
+  DedupeOptions<Tx, T> &
+  HandlerOptions<M, HandlerTx<Tx, T>> & {
+    /** What to do with event types the contract does not define. Default `ignore` (2xx, so no retries). */
+    readonly unknownEvent?: UnknownEventPolicy<HandlerTx<Tx, T>>;
+  };
 
 export interface ErrorContext {
   readonly outcome: ReceiveOutcome;

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     receiver = createReceiver(petstore, {
       secret: SECRET,
       store,
-      transactional: transactional as false,
+      transactional,
       leaseMs,
       mode,
       worker: { pollMs: 50 },
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     receiver = createReceiver(petstore, {
       secret: SECRET,
       store,
-      transactional: transactional as false,
+      transactional,
       leaseMs,
       mode,
       worker: { pollMs: 50 },
