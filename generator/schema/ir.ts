@@ -351,11 +351,6 @@ class Builder {
         doc: docOf(sub),
       });
     }
-    // Required but undeclared: must be present, any value.
-    for (const name of required) {
-      if (!properties.some((p) => p.name === name))
-        properties.push({ name, node: UNKNOWN, required: true, doc: {} });
-    }
     let additional: 'allow' | 'deny' | Node = 'allow';
     const raw = schema['additionalProperties'];
     if (raw === false) additional = 'deny';
@@ -366,6 +361,13 @@ class Builder {
     // patternProperties (not enforced) may legitimately match keys that additionalProperties would
     // reject; stay permissive rather than reject valid payloads.
     if (additional !== 'allow' && isObject(schema['patternProperties'])) additional = 'allow';
+    // Required but undeclared: must be present, and (not being declared) additionalProperties
+    // governs its value.
+    const undeclared: Node = additional === 'allow' ? UNKNOWN : additional === 'deny' ? NEVER : additional;
+    for (const name of required) {
+      if (!properties.some((p) => p.name === name))
+        properties.push({ name, node: undeclared, required: true, doc: {} });
+    }
     const minProperties = count(schema['minProperties']);
     const maxProperties = count(schema['maxProperties']);
     return {

@@ -106,7 +106,13 @@ export function renderZod(node: Node, names: SchemaNames, indent = ''): string {
       if (node.exclusiveMinimum !== undefined) out += `.gt(${num(node.exclusiveMinimum)})`;
       if (node.maximum !== undefined) out += `.lte(${num(node.maximum)})`;
       if (node.exclusiveMaximum !== undefined) out += `.lt(${num(node.exclusiveMaximum)})`;
-      if (node.multipleOf !== undefined) out += `.multipleOf(${num(node.multipleOf)})`;
+      if (node.multipleOf !== undefined) {
+        // Integer divisors: exact `%` (zod's float-tolerant check accepts e.g. 5e-324 as a multiple of 1).
+        // Fractional divisors: zod's decimal-aware check (0.3 is a multiple of 0.1; plain `%` says no).
+        out += Number.isInteger(node.multipleOf)
+          ? `.refine((n) => n % ${num(node.multipleOf)} === 0, 'Invalid number: must be a multiple of ${num(node.multipleOf)}')`
+          : `.multipleOf(${num(node.multipleOf)})`;
+      }
       return out;
     }
     case 'boolean':
@@ -188,8 +194,13 @@ function arraySchema(node: Extract<Node, { kind: 'array' }>, names: SchemaNames,
   const rest = node.items.kind === 'never' ? '' : `, ${renderZod(node.items, names, indent)}`;
   let out = `${list('z.tuple([', elements, ']', indent)}${rest})`;
   // Tuples have no .min/.max; the optional elements above already allow shorter arrays.
-  if (node.minItems !== undefined && node.minItems > node.prefix.length)
-    out += `.refine((a) => a.length >= ${node.minItems}, 'Too small: expected at least ${plural(node.minItems, 'item')}')`;
+  // z.unknown() elements count as optional in a tuple, so a required unknown needs the length check.
+  const min = node.minItems;
+  if (
+    min !== undefined &&
+    (min > node.prefix.length || node.prefix.slice(0, min).some((m) => m.kind === 'unknown'))
+  )
+    out += `.refine((a) => a.length >= ${min}, 'Too small: expected at least ${plural(min, 'item')}')`;
   if (node.maxItems !== undefined)
     out += `.refine((a) => a.length <= ${node.maxItems}, 'Too big: expected at most ${plural(node.maxItems, 'item')}')`;
   return out + uniqueCheck(node.unique);
