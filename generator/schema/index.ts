@@ -4,7 +4,7 @@
  * Both renderers walk one intermediate form (ir.ts), so a type and its validator always agree.
  * Diagnostics (unsupported keywords, unresolvable refs, invalid patterns) are reported by the zod
  * renderers only — the validator is what does not enforce them — so rendering a schema's type and
- * its validator reports each finding once. Decisions and known differences: docs/schema-mapping.md.
+ * its validator reports each finding once. Decisions, measurements and known differences: generator/schema/README.md.
  */
 import type { Diagnostic } from '../errors.js';
 import type { JsonSchema, SourcedSchema } from '../model.js';
