@@ -79,6 +79,12 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
     let envelopeType: string | undefined;
     let timestamp: Date | undefined;
     if (envelope.kind === 'envelope') {
+      // parseEnvelope also accepts JSON text; a body that is a JSON string must not be parsed twice.
+      if (!isRecord(body)) {
+        throw new WebhookError('invalid_envelope', 'The body must be a JSON object (an event envelope)', {
+          details: { pointer: '' },
+        });
+      }
       const parsed = parseEnvelope(envelope, body);
       data = parsed.data;
       envelopeId = parsed.id;
