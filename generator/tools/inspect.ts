@@ -21,9 +21,11 @@ export interface InspectionTarget {
   readonly model?: ContractModel;
   readonly envelope: EnvelopeConfig;
   readonly selector: SelectorConfig;
-  /** Absent when no secret was given (the signature check is then skipped, and says so). */
+  /** Absent when no usable secret was given (the signature check is then skipped, or fails with `secretError`). */
   readonly scheme?: SignatureScheme;
   readonly schemeName: string;
+  /** Set when secrets were given but none fits this scheme (e.g. a plain password for Standard Webhooks). */
+  readonly secretError?: string;
   readonly validator?: PayloadValidator;
 }
 
@@ -38,7 +40,8 @@ export interface Inspection {
 }
 
 export interface TargetOptions {
-  readonly secret?: string | readonly string[];
+  /** Secrets to verify with; each target uses those its scheme accepts (several contracts, rotation). */
+  readonly secrets?: readonly string[];
   /** Replay window in seconds. Default 300. */
   readonly tolerance?: number;
   readonly now?: () => number;
@@ -48,19 +51,38 @@ export interface TargetOptions {
 export function createTarget(model: ContractModel | undefined, options: TargetOptions): InspectionTarget {
   const signature = model?.signature ?? { kind: 'standard-webhooks' as const };
   const schemeName = signature.kind === 'preset' ? signature.preset : signature.kind;
-  const scheme =
-    options.secret === undefined && signature.kind !== 'none'
-      ? undefined
-      : createSignatureScheme(signature, {
-          secret: options.secret ?? [],
-          ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
-          ...(options.now === undefined ? {} : { now: options.now }),
-        });
+  const common = {
+    ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  };
+  const secrets = options.secrets ?? [];
+  let scheme: SignatureScheme | undefined;
+  let secretError: string | undefined;
+  if (signature.kind === 'none') {
+    scheme = createSignatureScheme(signature, { secret: [], ...common });
+  } else if (secrets.length > 0) {
+    // A secret meant for another contract's scheme must not stop this one from using its own.
+    const usable: string[] = [];
+    for (const secret of secrets) {
+      try {
+        createSignatureScheme(signature, { secret, ...common });
+        usable.push(secret);
+      } catch (error) {
+        if (!isWebhookError(error)) throw error;
+        secretError ??= `no --secret fits ${schemeName}: ${error.message} [${error.code}]`;
+      }
+    }
+    if (usable.length > 0) {
+      scheme = createSignatureScheme(signature, { secret: usable, ...common });
+      secretError = undefined;
+    }
+  }
   return {
     ...(model ? { model, validator: createPayloadValidator(model) } : {}),
     envelope: model?.envelope ?? { kind: 'envelope' },
     selector: model?.selector ?? { kind: 'envelope-type' },
     ...(scheme ? { scheme } : {}),
+    ...(secretError ? { secretError } : {}),
     schemeName,
   };
 }
@@ -113,7 +135,9 @@ async function inspectWith(
   let id: string | undefined;
 
   // 1. Signature and timestamp window.
-  if (!target.scheme) {
+  if (target.secretError !== undefined) {
+    fail({ name: 'signature', ok: false, detail: target.secretError }, 401);
+  } else if (!target.scheme) {
     checks.push({
       name: 'signature',
       ok: true,

@@ -2,7 +2,15 @@
 import { GeneratorError } from '../errors.js';
 import type { ContractModel } from '../model.js';
 import { loadContracts } from '../parse/index.js';
-import { booleanFlag, parseDuration, parseInteger, parseToolArgs, parseUrl, stringFlag } from './args.js';
+import {
+  booleanFlag,
+  listFlag,
+  parseDuration,
+  parseInteger,
+  parseToolArgs,
+  parseUrl,
+  stringFlag,
+} from './args.js';
 import { SECRET_ENV, secretFrom } from './contract.js';
 import { createTarget } from './inspect.js';
 import { type Lifecycle, stopSignal } from './lifecycle.js';
@@ -15,7 +23,7 @@ const NAME = 'listen';
 export const LISTEN_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
-  secret: { type: 'string' },
+  secret: { type: 'string', multiple: true },
   tolerance: { type: 'string' },
   forward: { type: 'string' },
   'forward-invalid': { type: 'boolean' },
@@ -43,8 +51,9 @@ Arguments:
 Options:
   --port <n>                Port (default 4000; 0 picks a free one)
   --host <addr>             Interface (default 127.0.0.1)
-  --secret <secret>         Verification secret (or ${SECRET_ENV}); without it signatures are
-                            not checked and every delivery says so
+  --secret <secret>         Verification secret (or ${SECRET_ENV}); repeatable: each contract
+                            uses the secrets its scheme accepts. Without one, signatures are not
+                            checked and every delivery says so
   --tolerance <duration>    Timestamp window, both directions (default 5m)
   --forward <url>           Forward valid deliveries (exact bytes and headers) to your app
   --forward-invalid         Forward deliveries that failed a check too
@@ -96,16 +105,21 @@ export function listenCommand(
         );
       }
     }
-    const secret = secretFrom(stringFlag(args, 'secret'), io.env);
-    const targetOptions = {
-      tolerance,
-      ...(secret === undefined ? {} : { secret }),
-      ...(io.now ? { now: io.now } : {}),
-    };
+    const flagSecrets = listFlag(args, 'secret').filter((s) => s !== '');
+    const envSecret = secretFrom(undefined, io.env);
+    const secrets = flagSecrets.length > 0 ? flagSecrets : envSecret === undefined ? [] : [envSecret];
+    const secret = secrets[0];
+    const targetOptions = { tolerance, secrets, ...(io.now ? { now: io.now } : {}) };
     const targets =
       models.length > 0
         ? models.map((m) => createTarget(m, targetOptions))
         : [createTarget(undefined, targetOptions)];
+    const unusable = targets.find((t) => t.secretError !== undefined);
+    if (unusable && targets.every((t) => t.secretError !== undefined)) {
+      throw new GeneratorError('invalid_argument', `${NAME}: ${unusable.secretError}`, {
+        expected: 'a secret in the format of the contract’s signature scheme (whsec_… for Standard Webhooks)',
+      });
+    }
     const listener = await startListener(
       {
         port,

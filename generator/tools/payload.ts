@@ -61,11 +61,15 @@ export function choosePayload(
     return { value, source: `file ${dataFile}` };
   }
   for (const [index, example] of event.examples.entries()) {
-    if (validator.validate(event.name, example).length === 0)
-      return { value: example, source: `example ${index + 1}` };
+    const value = withSelectorValue(model, event, example);
+    if (validator.validate(event.name, value).length === 0) return { value, source: `example ${index + 1}` };
   }
-  const synthesised = synthesize(event.payload.schema, modelResolver(model.schemas));
-  const issues = validator.validate(event.name, synthesised.value);
+  const synthesised = withSelectorValue(
+    model,
+    event,
+    synthesize(event.payload.schema, modelResolver(model.schemas)).value,
+  );
+  const issues = validator.validate(event.name, synthesised);
   const first = issues[0];
   if (first) {
     throw new GeneratorError(
@@ -78,5 +82,49 @@ export function choosePayload(
       },
     );
   }
-  return { value: synthesised.value, source: 'synthesised from the schema' };
+  return { value: synthesised, source: 'synthesised from the schema' };
+}
+
+/**
+ * Where the selector reads the event from inside the payload, when it does: the body field of a
+ * `body`/`header` selector on a bare contract (`action` for GitHub-style contracts), or a path under
+ * the envelope's data field.
+ */
+function selectorPathInPayload(model: ContractModel): string[] | undefined {
+  const { selector, envelope } = model;
+  const field =
+    selector.kind === 'body' ? selector.field : selector.kind === 'header' ? selector.bodyField : undefined;
+  if (field === undefined) return undefined;
+  if (envelope.kind === 'bare') return field.split('.');
+  const data = envelope.fields?.data ?? 'data';
+  return field.startsWith(`${data}.`) ? field.slice(data.length + 1).split('.') : undefined;
+}
+
+/**
+ * A synthesised payload (or an example written for several events) carries the selector value of
+ * THIS event, so receivers route it here: e.g. `action: "closed"` for `issue.closed`. `--data` files
+ * are never changed; a wrong value there is reported instead.
+ */
+function withSelectorValue(model: ContractModel, event: EventModel, payload: unknown): unknown {
+  const path = selectorPathInPayload(model);
+  const expected = event.match?.body ?? (model.selector.kind === 'body' ? event.name : undefined);
+  if (
+    !path ||
+    expected === undefined ||
+    typeof payload !== 'object' ||
+    payload === null ||
+    Array.isArray(payload)
+  ) {
+    return payload;
+  }
+  const copy = structuredClone(payload) as Record<string, unknown>;
+  let cursor = copy;
+  for (const key of path.slice(0, -1)) {
+    const next = cursor[key];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) cursor[key] = {};
+    cursor = cursor[key] as Record<string, unknown>;
+  }
+  const last = path[path.length - 1];
+  if (last !== undefined) cursor[last] = expected;
+  return copy;
 }
