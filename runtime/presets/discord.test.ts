@@ -97,7 +97,33 @@ describe('discord preset', () => {
       'APPLICATION_AUTHORIZED',
     );
     expect(discord.eventId({}, JSON.parse(body))).toBe('1234567890');
-    expect(discord.match('modal_submit')).toEqual({ body: String(DISCORD_INTERACTION_TYPES.modal_submit) });
-    expect(discord.match('nope')).toBeUndefined();
+    expect(DISCORD_INTERACTION_TYPES.modal_submit).toBe(5);
+  });
+
+  it('selects webhook events by event.type and dedupes them on their content', () => {
+    const event = {
+      version: 1,
+      application_id: '42',
+      type: 1,
+      event: {
+        type: 'APPLICATION_AUTHORIZED',
+        timestamp: '2026-11-30T11:00:00.000000+00:00',
+        data: { scopes: ['bot'] },
+      },
+    };
+    expect(discord.selector).toEqual({ kind: 'body', field: 'event.type' });
+    expect(discord.match('APPLICATION_AUTHORIZED')).toEqual({ body: 'APPLICATION_AUTHORIZED' });
+    expect(discord.match('application_command')).toBeUndefined();
+    expect(discord.eventType({}, event)).toBe('APPLICATION_AUTHORIZED');
+    const id = discord.eventId({}, event);
+    expect(id).toMatch(/^discord-event:[0-9a-f]{64}$/);
+    expect(discord.eventId({}, JSON.parse(JSON.stringify(event)))).toBe(id);
+    expect(
+      discord.eventId(
+        {},
+        { ...event, event: { ...event.event, timestamp: '2026-11-30T11:00:01.000000+00:00' } },
+      ),
+    ).not.toBe(id);
+    expect(discord.handshake({}, event)).toBeUndefined();
   });
 });

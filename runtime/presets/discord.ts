@@ -1,9 +1,14 @@
 /**
- * Discord interactions (and webhook events): `X-Signature-Ed25519` = hex Ed25519 signature of
+ * Discord interactions and webhook events: `X-Signature-Ed25519` = hex Ed25519 signature of
  * `${X-Signature-Timestamp}${rawBody}` under the application's public key (hex, from the developer
  * portal). Discord probes endpoints with bad signatures and requires a 401, so every verification
  * failure of this preset answers 401 (the error code still says what was wrong). PING is answered by
  * `handshake`: `{"type":1}` for interactions, an empty 204 for webhook events.
+ *
+ * The `Contract` parts describe webhook events (`{ version, application_id, type: 1, event: { type,
+ * timestamp, data } }`, selected by `event.type`, e.g. `APPLICATION_AUTHORIZED`): their answer is an
+ * acknowledgement, so a receiver can dispatch them. An interaction's answer is its response message,
+ * so interactions are handled with the scheme and descriptor directly (see docs/presets.md).
  */
 import type { KeyObject } from 'node:crypto';
 import { toBytes } from '../bytes.js';
@@ -16,7 +21,6 @@ import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
 import {
   field,
-  headerValue,
   invalidSignature,
   jsonResponse,
   malformed,
@@ -111,17 +115,13 @@ export const discord: ProviderPreset<'discord'> = {
   scheme: discordScheme,
   signature: { kind: 'preset', preset: 'discord' },
   envelope: { kind: 'bare' },
-  selector: { kind: 'body', field: 'type' },
-  match(event) {
-    const type = DISCORD_INTERACTION_TYPES[event as keyof typeof DISCORD_INTERACTION_TYPES];
-    return type === undefined ? undefined : { body: String(type) };
-  },
+  selector: { kind: 'body', field: 'event.type' },
+  match: (event) => (/^[A-Z][A-Z0-9_]*$/.test(event) ? { body: event } : undefined),
   parseBody: (body) => parseJson(body),
-  eventId(headers, body) {
-    const id = stringField(body, 'id');
-    if (id !== undefined) return id;
-    const signature = headerValue(headers, SIGNATURE_HEADER);
-    return signature === undefined ? undefined : `discord-signature:${sha256Hex(signature)}`;
+  eventId(_headers, body) {
+    // Interactions have a snowflake id; webhook events have none, and a retry repeats the same body
+    // (its `event.timestamp` included), so the body's hash identifies the event.
+    return stringField(body, 'id') ?? `discord-event:${sha256Hex(JSON.stringify(body) ?? '')}`;
   },
   eventType(_headers, body) {
     // Webhook events carry `event.type` (e.g. APPLICATION_AUTHORIZED); their PING is type 0.

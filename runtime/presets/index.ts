@@ -6,6 +6,7 @@
  */
 export { DISCORD_INTERACTION_TYPES } from './discord.js';
 export {
+  type DiscordWebhookEvent,
   type ProviderContractOptions,
   type ProviderEvents,
   providerContract,

@@ -89,6 +89,37 @@ describe('providerContract', () => {
     expect(bad.issues?.map((issue) => issue.path)).toEqual([['event', 'text']]);
   });
 
+  it('validates Discord webhook event data and types handlers with it', async () => {
+    const Authorized = z.object({ user: z.object({ id: z.string() }), scopes: z.array(z.string()) });
+    const discord = providerContract('discord', { APPLICATION_AUTHORIZED: Authorized });
+    type Events = ProviderEvents<'discord', { APPLICATION_AUTHORIZED: typeof Authorized }>;
+    expectTypeOf<Events['APPLICATION_AUTHORIZED']['event']['data']['scopes']>().toEqualTypeOf<string[]>();
+    expectTypeOf<
+      Events['APPLICATION_AUTHORIZED']['event']['type']
+    >().toEqualTypeOf<'APPLICATION_AUTHORIZED'>();
+    const body = {
+      version: 1,
+      application_id: '42',
+      type: 1,
+      event: {
+        type: 'APPLICATION_AUTHORIZED',
+        timestamp: '2026-11-30T11:00:00Z',
+        data: { user: { id: '7' }, scopes: ['bot'] },
+      },
+    };
+    expect(await validate(discord, 'APPLICATION_AUTHORIZED', body)).toEqual({ value: body });
+    const bad = await validate(discord, 'APPLICATION_AUTHORIZED', {
+      ...body,
+      type: 0,
+      event: { ...body.event, data: { user: {} } },
+    });
+    expect(bad.issues?.map((issue) => issue.path)).toEqual([
+      ['type'],
+      ['event', 'data', 'user', 'id'],
+      ['event', 'data', 'scopes'],
+    ]);
+  });
+
   it('refuses event names the preset cannot select and non-schemas', () => {
     expect(() => providerContract('discord', { nope: z.object({}) })).toThrowError(
       expect.objectContaining({ code: 'invalid_config' }),

@@ -8,6 +8,7 @@
  * typed:
  * - stripe: the schema is the resource (`data.object`); handlers get a `StripeEvent<type, T>`.
  * - slack: the schema is the inner `event`; handlers get a `SlackEventCallback<T>`.
+ * - discord (webhook events): the schema is `event.data`; handlers get a `DiscordWebhookEvent<type, T>`.
  * - every other preset: the schema is the body itself.
  */
 import type { Contract, EventDefinition, StandardSchemaV1 } from '../contract.js';
@@ -43,13 +44,28 @@ export interface SlackEventCallback<T = unknown> {
   readonly [key: string]: unknown;
 }
 
+/** A Discord webhook event (`type: 1`) whose `event.data` has been validated as `T`. */
+export interface DiscordWebhookEvent<Type extends string = string, T = unknown> {
+  readonly version: number;
+  readonly application_id: string;
+  readonly type: 1;
+  readonly event: {
+    readonly type: Type;
+    /** ISO 8601. */
+    readonly timestamp: string;
+    readonly data: T;
+  };
+}
+
 /** The event map of a schema map: event name → what the handler receives. */
 export type ProviderEvents<P extends PresetName, S extends SchemaMap> = {
   readonly [K in keyof S & string]: P extends 'stripe'
     ? StripeEvent<K, Output<S[K]>>
     : P extends 'slack'
       ? SlackEventCallback<Output<S[K]>>
-      : Output<S[K]>;
+      : P extends 'discord'
+        ? DiscordWebhookEvent<K, Output<S[K]>>
+        : Output<S[K]>;
 };
 
 export interface ProviderContractOptions {
@@ -59,6 +75,11 @@ export interface ProviderContractOptions {
 }
 
 type OuterCheck = (body: Record<string, unknown>) => StandardSchemaV1.Issue[];
+
+const DISCORD_EVENT_FIELDS: { readonly [name: string]: 'string' | 'number' } = {
+  type: 'string',
+  timestamp: 'string',
+};
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -122,6 +143,17 @@ function wrap(preset: PresetName, schema: StandardSchemaV1): StandardSchemaV1 {
   }
   if (preset === 'slack') {
     return nestedSchema(schema, ['event'], requireFields({ event_id: 'string', event_time: 'number' }));
+  }
+  if (preset === 'discord') {
+    const top = requireFields({ version: 'number', application_id: 'string' });
+    const inner = requireFields(DISCORD_EVENT_FIELDS);
+    return nestedSchema(schema, ['event', 'data'], (body) => [
+      ...top(body),
+      ...(body['type'] === 1 ? [] : [{ message: 'Expected 1 (an event)', path: ['type'] }]),
+      ...(isRecord(body['event'])
+        ? inner(body['event']).map((issue) => ({ ...issue, path: ['event', ...(issue.path ?? [])] }))
+        : []),
+    ]);
   }
   return schema;
 }

@@ -63,8 +63,8 @@ describe('discord interactions endpoint check through the receiver', () => {
   const seed = new Uint8Array(randomBytes(32));
   const publicKey = encodeHex(rawPublicKey(ed25519PrivateKey(seed)));
   const receiver = createReceiver(
-    providerContract('discord', { application_command: z.object({ id: z.string(), type: z.literal(2) }) }),
-    { secret: publicKey, store: memoryStore(), handlers: { application_command: () => undefined } },
+    providerContract('discord', { ENTITLEMENT_CREATE: z.object({ id: z.string() }) }),
+    { secret: publicKey, store: memoryStore(), handlers: { ENTITLEMENT_CREATE: () => undefined } },
   );
   const signer = providers.discord.scheme({ secret: publicKey, signingKey: seed });
 
@@ -79,6 +79,21 @@ describe('discord interactions endpoint check through the receiver', () => {
     });
     expect(ping.status).toBe(200);
     expect(await ping.json()).toEqual({ type: 1 });
+
+    // Webhook events' PING (type 0) wants an empty 204.
+    const eventPing = JSON.stringify({ version: 1, application_id: '42', type: 0 });
+    const eventHeaders = await signer.sign({
+      id: 'x',
+      timestamp: Math.floor(Date.now() / 1000),
+      body: eventPing,
+    });
+    const pong = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...eventHeaders },
+      body: eventPing,
+    });
+    expect(pong.status).toBe(204);
+    expect(await pong.text()).toBe('');
 
     const flipped = `${(headers['X-Signature-Ed25519'] ?? '').slice(0, -1)}${headers['X-Signature-Ed25519']?.endsWith('0') ? '1' : '0'}`;
     const probes: Record<string, string>[] = [

@@ -86,20 +86,23 @@ const cases: Case[] = [
   },
   {
     name: 'discord',
-    // Slash commands keyed by name: a user contract on the Discord preset's signature.
-    contract: {
-      name: 'discord',
-      events: {
-        hello: { schema: z.object({ id: z.string(), data: z.object({ name: z.literal('hello') }) }) },
-      },
-      signature: providers.discord.signature,
-      envelope: providers.discord.envelope,
-      selector: { kind: 'body', field: 'data.name' },
-    },
-    event: 'hello',
+    // Webhook events have no id: a retry repeats the same body, whose hash is the dedupe key.
+    contract: providerContract('discord', {
+      APPLICATION_AUTHORIZED: z.object({ user: z.object({ id: z.string() }), scopes: z.array(z.string()) }),
+    }),
+    event: 'APPLICATION_AUTHORIZED',
     sign: { secret: encodeHex(rawPublicKey(ed25519PrivateKey(seed))), signingKey: seed },
     verify: { secret: encodeHex(rawPublicKey(ed25519PrivateKey(seed))) },
-    body: JSON.stringify({ id: '1180000000000000000', type: 2, token: 't', data: { name: 'hello' } }),
+    body: JSON.stringify({
+      version: 1,
+      application_id: '1180000000000000000',
+      type: 1,
+      event: {
+        type: 'APPLICATION_AUTHORIZED',
+        timestamp: '2026-11-30T11:00:00.000000+00:00',
+        data: { user: { id: '7' }, scopes: ['applications.commands'] },
+      },
+    }),
     headers: { 'content-type': 'application/json' },
   },
   {
