@@ -246,14 +246,13 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
     queue,
     database: async () => (await init()).db,
     claim: (key: string, { leaseMs, now, token }: ClaimOptions) =>
-      op('claim', (db, s) =>
-        db.transaction((): ClaimResult => {
-          if (s.claim.run({ key, token, expires: now + leaseMs, now }).changes > 0) return 'claimed';
-          const state = stateOf(s, key, now);
-          // Unreachable inside this transaction, but never report a claim we did not make.
-          return state === 'claimed' ? 'in_progress' : state;
-        })(),
-      ),
+      op('claim', (_db, s): ClaimResult => {
+        // The upsert alone is atomic (across processes too); the follow-up read only names the loser's
+        // reason, and a row that vanished in between is reported as in_progress (the sender retries).
+        if (s.claim.run({ key, token, expires: now + leaseMs, now }).changes > 0) return 'claimed';
+        const state = stateOf(s, key, now);
+        return state === 'claimed' ? 'in_progress' : state;
+      }),
     complete: (key: string, { ttlMs, now }: CompleteOptions) =>
       op('complete', (_db, s) => {
         s.complete.run({ key, expires: now + ttlMs });
