@@ -7,6 +7,7 @@ import type { SignatureConfig } from '../contract.js';
 import { isWebhookError, WebhookError } from '../errors.js';
 import { createSignatureScheme } from '../signing/resolve.js';
 import type { SignatureScheme } from '../signing/scheme.js';
+import { parseAddress } from './address.js';
 import {
   type AttemptResponse,
   type HttpAgents,
@@ -14,7 +15,7 @@ import {
   sendAttempt,
 } from './http-attempt.js';
 import type { EndpointSecret } from './outbox.js';
-import { type CompiledUrlPolicy, resolveTarget } from './url-policy.js';
+import { type CompiledUrlPolicy, type ResolvedTarget, resolveTarget } from './url-policy.js';
 
 export const USER_AGENT = 'gen-webhooks';
 
@@ -31,6 +32,7 @@ export interface PerformAttemptInput {
   readonly agents?: HttpAgents;
   readonly maxResponseBytes?: number;
   readonly schemes?: SchemeCache;
+  readonly targets?: TargetCache;
 }
 
 export interface PerformedAttempt {
@@ -66,6 +68,29 @@ export class SchemeCache {
   }
 }
 
+/**
+ * Checked targets per URL, so a busy endpoint is not re-resolved for every attempt. IP-literal URLs
+ * never expire; host names are re-resolved after `ttlMs` (the connection is still pinned to the
+ * checked address, so a cached answer cannot be rebound).
+ */
+export class TargetCache {
+  readonly #entries = new Map<string, { target: ResolvedTarget; expiresAt: number }>();
+  constructor(readonly ttlMs = 30_000) {}
+  async get(url: string, policy: CompiledUrlPolicy, now: number): Promise<ResolvedTarget> {
+    const hit = this.#entries.get(url);
+    if (hit && hit.expiresAt > now) return hit.target;
+    const target = await resolveTarget(url, policy);
+    const literal = parseAddress(target.host) !== undefined;
+    if (this.#entries.size >= 4096) this.#entries.clear();
+    if (literal || this.ttlMs > 0) {
+      this.#entries.set(url, { target, expiresAt: literal ? Number.POSITIVE_INFINITY : now + this.ttlMs });
+    }
+    return target;
+  }
+}
+
+const encoder = new TextEncoder();
+
 export async function performAttempt(input: PerformAttemptInput): Promise<PerformedAttempt> {
   const startedAt = input.now();
   const clock = performance.now();
@@ -83,11 +108,13 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
       body: input.body,
       url: input.url,
     });
-    const target = await resolveTarget(input.url, input.policy);
+    const target = input.targets
+      ? await input.targets.get(input.url, input.policy, startedAt)
+      : await resolveTarget(input.url, input.policy);
     response = await sendAttempt({
       target,
       headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers, ...signed },
-      body: new TextEncoder().encode(input.body),
+      body: encoder.encode(input.body),
       timeoutMs: input.timeoutMs,
       ...(input.agents ? { agents: input.agents } : {}),
       ...(input.maxResponseBytes !== undefined ? { maxResponseBytes: input.maxResponseBytes } : {}),

@@ -235,6 +235,100 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
   const selectEndpoint = (d: Db, id: string) =>
     stmt(d, `SELECT * FROM ${T.endpoints} WHERE id = ?`).get(id) as EndpointRow | undefined;
 
+  interface PendingCompletion {
+    readonly input: CompleteInput;
+    readonly resolve: (result: CompleteResult) => void;
+    readonly reject: (error: unknown) => void;
+  }
+  let pendingCompletions: PendingCompletion[] = [];
+
+  const completeOne = (d: Db, input: CompleteInput): CompleteResult => {
+    const { delivery, resolution, attempt, now } = input;
+
+    const finished = resolution.kind !== 'retry';
+    const applied =
+      stmt(
+        d,
+        `UPDATE ${T.deliveries}
+         SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?,
+             updated_at = ?, finished_at = ?
+         WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND attempts = ?`,
+      ).run(
+        resolution.kind === 'retry' ? 'pending' : resolution.kind,
+        resolution.kind === 'retry' ? resolution.nextAttemptAt : now,
+        resolution.kind === 'succeeded' ? null : resolution.error,
+        now,
+        finished ? now : null,
+        delivery.id,
+        delivery.leaseOwner,
+        delivery.attempt,
+      ).changes > 0;
+    // The attempt happened either way; history records it even when the lease was lost.
+    stmt(
+      d,
+      `INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
+         status_code, error_code, error, response_snippet, outcome)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      delivery.id,
+      delivery.messageId,
+      delivery.endpoint.id,
+      delivery.attempt,
+      attempt.startedAt,
+      attempt.durationMs,
+      attempt.statusCode ?? null,
+      attempt.errorCode ?? null,
+      attempt.error ?? null,
+      attempt.responseSnippet ?? null,
+      attempt.outcome,
+    );
+    if (!applied) return { applied: false };
+    const endpointId = delivery.endpoint.id;
+    if (attempt.outcome === 'succeeded') {
+      stmt(
+        d,
+        `UPDATE ${T.endpoints} SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0`,
+      ).run(endpointId);
+      return { applied: true };
+    }
+    const counted = stmt(
+      d,
+      `UPDATE ${T.endpoints} SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
+       RETURNING consecutive_failures`,
+    ).get(endpointId) as { consecutive_failures: number } | undefined;
+    const threshold = input.disableAfterFailures;
+    const reason: DisabledReason | undefined =
+      input.disable ??
+      (counted && threshold !== undefined && threshold > 0 && counted.consecutive_failures >= threshold
+        ? 'consecutive_failures'
+        : undefined);
+    if (!reason) return { applied: true };
+    const row = stmt(
+      d,
+      `UPDATE ${T.endpoints} SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1
+       RETURNING *`,
+    ).get(reason, now, endpointId) as EndpointRow | undefined;
+    return row ? { applied: true, disabled: { endpoint: toEndpoint(row), reason } } : { applied: true };
+  };
+
+  const flushCompletions = (d: Db) => {
+    const items = pendingCompletions;
+    pendingCompletions = [];
+    let outcomes: Array<{ ok: CompleteResult } | { error: unknown }>;
+    try {
+      outcomes = d.transaction(() => items.map((item) => ({ ok: completeOne(d, item.input) })))();
+    } catch (error) {
+      // The batch rolled back: those deliveries stay leased and are retried when the lease expires.
+      for (const item of items) item.reject(error);
+      return;
+    }
+    outcomes.forEach((outcome, i) => {
+      const item = items[i] as PendingCompletion;
+      if ('ok' in outcome) item.resolve(outcome.ok);
+      else item.reject(outcome.error);
+    });
+  };
+
   const deliveryColumns = `d.*, m.event_type AS event_type`;
   const deliveryFrom = `${T.deliveries} d JOIN ${T.messages} m ON m.id = d.message_id`;
 
@@ -385,129 +479,86 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       const d = await init();
       const run = d.transaction((): ClaimedDelivery[] => {
         const excluded = JSON.stringify(options.excludeEndpointIds ?? []);
-        const candidates = stmt(
+        type Row = { id: string; endpoint_id: string; rate_limit: number | null; rate_tat: number | null };
+        // Two index-ordered scans (expired leases, then due pending rows) that stop at the limit.
+        const expired = stmt(
           d,
           `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
            JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-           WHERE e.enabled = 1
-             AND ((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'delivering' AND d.lease_until <= ?))
+           WHERE d.status = 'delivering' AND d.lease_until <= ? AND e.enabled = 1
              AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
-           ORDER BY d.next_attempt_at
-           LIMIT ?`,
-        ).all(options.now, options.now, excluded, options.limit) as {
-          id: string;
-          endpoint_id: string;
-          rate_limit: number | null;
-          rate_tat: number | null;
-        }[];
+           ORDER BY d.lease_until LIMIT ?`,
+        ).all(options.now, excluded, options.limit) as Row[];
+        const pending =
+          expired.length >= options.limit
+            ? []
+            : (stmt(
+                d,
+                `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+                 JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+                 WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.enabled = 1
+                   AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
+                 ORDER BY d.next_attempt_at LIMIT ?`,
+              ).all(options.now, excluded, options.limit - expired.length) as Row[]);
+        const candidates = [...expired, ...pending];
         const { chosen, rateState } = pickCandidates(candidates, options);
         for (const [endpointId, tat] of rateState) {
           stmt(d, `UPDATE ${T.endpoints} SET rate_tat = ? WHERE id = ?`).run(tat, endpointId);
         }
         if (chosen.length === 0) return [];
         const leaseUntil = options.now + options.leaseMs;
-        const update = stmt(
-          d,
-          `UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
-           WHERE id = ?`,
-        );
-        for (const id of chosen) update.run(options.owner, leaseUntil, options.now, id);
         const rows = stmt(
           d,
-          `SELECT d.id, d.message_id, d.attempts, m.event_type, m.body, m.headers, m.created_at AS message_created_at,
-                  e.id AS e_id, e.url AS e_url, e.events AS e_events, e.secrets AS e_secrets, e.enabled AS e_enabled,
-                  e.disabled_reason AS e_disabled_reason, e.consecutive_failures AS e_consecutive_failures,
-                  e.rate_limit AS e_rate_limit, e.rate_tat AS e_rate_tat, e.description AS e_description,
-                  e.created_at AS e_created_at, e.updated_at AS e_updated_at
-           FROM ${T.deliveries} d
-           JOIN ${T.messages} m ON m.id = d.message_id
-           JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-           WHERE d.id IN (SELECT value FROM json_each(?))`,
-        ).all(JSON.stringify(chosen)) as Record<string, unknown>[];
-        return rows.map((r) => ({
-          id: r.id as string,
-          messageId: r.message_id as string,
-          eventType: r.event_type as string,
-          body: r.body as string,
-          headers: JSON.parse(r.headers as string) as Record<string, string>,
-          attempt: r.attempts as number,
-          leaseOwner: options.owner,
-          messageCreatedAt: r.message_created_at as number,
-          endpoint: toEndpoint(unprefix(r, 'e_') as unknown as EndpointRow),
-        }));
+          `UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
+             updated_at = ?
+           WHERE id IN (SELECT value FROM json_each(?))
+           RETURNING id, message_id, endpoint_id, attempts`,
+        ).all(options.owner, leaseUntil, options.now, JSON.stringify(chosen)) as {
+          id: string;
+          message_id: string;
+          endpoint_id: string;
+          attempts: number;
+        }[];
+        const message = stmt(
+          d,
+          `SELECT event_type, body, headers, created_at FROM ${T.messages} WHERE id = ?`,
+        );
+        const endpoints = new Map<string, Endpoint>();
+        return rows.map((r) => {
+          const m = message.get(r.message_id) as {
+            event_type: string;
+            body: string;
+            headers: string;
+            created_at: number;
+          };
+          let endpoint = endpoints.get(r.endpoint_id);
+          if (!endpoint) {
+            endpoint = toEndpoint(selectEndpoint(d, r.endpoint_id) as EndpointRow);
+            endpoints.set(r.endpoint_id, endpoint);
+          }
+          return {
+            id: r.id,
+            messageId: r.message_id,
+            eventType: m.event_type,
+            body: m.body,
+            headers: m.headers === '{}' ? {} : (JSON.parse(m.headers) as Record<string, string>),
+            attempt: r.attempts,
+            leaseOwner: options.owner,
+            messageCreatedAt: m.created_at,
+            endpoint,
+          };
+        });
       });
       return run.immediate();
     },
 
     async complete(input: CompleteInput): Promise<CompleteResult> {
       const d = await init();
-      const { delivery, resolution, attempt, now } = input;
-      return d.transaction((): CompleteResult => {
-        const finished = resolution.kind !== 'retry';
-        const applied =
-          stmt(
-            d,
-            `UPDATE ${T.deliveries}
-             SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?,
-                 updated_at = ?, finished_at = ?
-             WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND attempts = ?`,
-          ).run(
-            resolution.kind === 'retry' ? 'pending' : resolution.kind,
-            resolution.kind === 'retry' ? resolution.nextAttemptAt : now,
-            resolution.kind === 'succeeded' ? null : resolution.error,
-            now,
-            finished ? now : null,
-            delivery.id,
-            delivery.leaseOwner,
-            delivery.attempt,
-          ).changes > 0;
-        // The attempt happened either way; history records it even when the lease was lost.
-        stmt(
-          d,
-          `INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
-             status_code, error_code, error, response_snippet, outcome)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          delivery.id,
-          delivery.messageId,
-          delivery.endpoint.id,
-          delivery.attempt,
-          attempt.startedAt,
-          attempt.durationMs,
-          attempt.statusCode ?? null,
-          attempt.errorCode ?? null,
-          attempt.error ?? null,
-          attempt.responseSnippet ?? null,
-          attempt.outcome,
-        );
-        if (!applied) return { applied: false };
-        const endpointId = delivery.endpoint.id;
-        if (attempt.outcome === 'succeeded') {
-          stmt(
-            d,
-            `UPDATE ${T.endpoints} SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0`,
-          ).run(endpointId);
-          return { applied: true };
-        }
-        const counted = stmt(
-          d,
-          `UPDATE ${T.endpoints} SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
-           RETURNING consecutive_failures`,
-        ).get(endpointId) as { consecutive_failures: number } | undefined;
-        const threshold = input.disableAfterFailures;
-        const reason: DisabledReason | undefined =
-          input.disable ??
-          (counted && threshold !== undefined && threshold > 0 && counted.consecutive_failures >= threshold
-            ? 'consecutive_failures'
-            : undefined);
-        if (!reason) return { applied: true };
-        const row = stmt(
-          d,
-          `UPDATE ${T.endpoints} SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1
-           RETURNING *`,
-        ).get(reason, now, endpointId) as EndpointRow | undefined;
-        return row ? { applied: true, disabled: { endpoint: toEndpoint(row), reason } } : { applied: true };
-      })();
+      // Completions that arrive in the same event-loop turn share one transaction (one WAL commit).
+      return new Promise<CompleteResult>((resolve, reject) => {
+        pendingCompletions.push({ input, resolve, reject });
+        if (pendingCompletions.length === 1) setImmediate(() => flushCompletions(d));
+      });
     },
 
     async release(delivery, now) {
@@ -619,10 +670,4 @@ function asDb(tx: unknown): Db {
     'invalid_argument',
     'send({ tx }): expected the better-sqlite3 Database of the transaction',
   );
-}
-
-function unprefix(row: Record<string, unknown>, prefix: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
-  return out;
 }

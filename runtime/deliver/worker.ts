@@ -20,7 +20,7 @@ import type {
   Endpoint,
   Outbox,
 } from './outbox.js';
-import { type PerformedAttempt, performAttempt, SchemeCache } from './perform-attempt.js';
+import { type PerformedAttempt, performAttempt, SchemeCache, TargetCache } from './perform-attempt.js';
 import { randomId } from './random-id.js';
 import { compileUrlPolicy, type UrlPolicy } from './url-policy.js';
 
@@ -61,6 +61,8 @@ export interface DeliveryWorkerOptions {
   /** Errors of the loop itself (database down, a hook threw). Default: `console.error`. */
   readonly onError?: (error: unknown) => void;
   readonly urlPolicy?: UrlPolicy;
+  /** How long a checked host name → address answer is reused (0 = resolve every attempt). Default 30 s. */
+  readonly dnsCacheMs?: number;
   /** Keep-alive agents (default: a pair owned and closed by this worker). */
   readonly agents?: HttpAgents;
   readonly maxResponseBytes?: number;
@@ -120,6 +122,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const ownsAgents = options.agents === undefined;
   let agents = options.agents ?? createAgents({ maxSockets: Math.max(concurrency, 16) });
   const schemes = new SchemeCache();
+  const targets = new TargetCache(options.dnsCacheMs ?? 30_000);
   const onError = options.onError ?? ((error: unknown) => console.error('gen-webhooks worker:', error));
 
   const inFlight = new Set<Promise<void>>();
@@ -158,6 +161,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       timeoutMs,
       agents,
       schemes,
+      targets,
       ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
     });
     const resolution = resolve(delivery, attempt);
@@ -189,7 +193,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   };
 
   const claim = (limit: number) => {
-    const saturated = [...perEndpointInFlight]
+    const busyEndpoints = [...perEndpointInFlight]
       .filter(([, n]) => n >= perEndpoint)
       .map(([endpointId]) => endpointId);
     return outbox.claim({
@@ -198,7 +202,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       leaseMs,
       limit,
       perEndpointLimit: perEndpoint,
-      ...(saturated.length > 0 ? { excludeEndpointIds: saturated } : {}),
+      ...(busyEndpoints.length > 0 ? { excludeEndpointIds: busyEndpoints } : {}),
       ...(options.rateLimitPerEndpoint !== undefined
         ? { defaultRateLimit: options.rateLimitPerEndpoint }
         : {}),
@@ -221,7 +225,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
         if (left === 0) perEndpointInFlight.delete(endpointId);
         else perEndpointInFlight.set(endpointId, left);
         inFlight.delete(task);
-        wake?.();
+        if (saturated && concurrency - inFlight.size >= minBatch) wake?.();
       });
     inFlight.add(task);
     return task;
@@ -241,11 +245,15 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       };
     });
 
+  // Claim in batches: waking on every finished attempt would cost one claim transaction per delivery.
+  const minBatch = Math.max(1, Math.floor(concurrency / 4));
+  let saturated = false;
+
   const runLoop = async () => {
     while (running) {
       const free = concurrency - inFlight.size;
       let claimed = 0;
-      if (free > 0) {
+      if (free >= minBatch || inFlight.size === 0) {
         try {
           const batch = await claim(free);
           claimed = batch.length;
@@ -255,9 +263,11 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
         }
       }
       if (!running) break;
-      if (claimed > 0 && claimed === free) continue;
-      // Nothing (more) due, or saturated: wait for a finished attempt or the poll interval.
-      await idle(pollIntervalMs);
+      // Full claim: more is probably due, continue once a batch worth of slots is free.
+      // Partial or empty claim: nothing more is due now, poll again later.
+      saturated = claimed > 0 && claimed === free;
+      if (saturated && concurrency - inFlight.size >= minBatch) continue;
+      await idle(saturated ? 60_000 : pollIntervalMs);
       wake = undefined;
     }
   };
@@ -284,16 +294,30 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
     async runOnce() {
       const summary: Counters = { attempted: 0, succeeded: 0, retried: 0, dead: 0 };
       const mine = new Set<Promise<void>>();
-      // A sliding window: a slow attempt holds one slot, not the whole batch.
+      let waiting: { until: () => boolean; resolve: () => void } | undefined;
+      const settle = () => {
+        if (waiting?.until()) {
+          waiting.resolve();
+          waiting = undefined;
+        }
+      };
+      // A sliding window: a slow attempt holds one slot, not the whole batch; claims come in batches.
       for (;;) {
         const free = concurrency - mine.size;
-        const batch = free > 0 ? await claim(free) : [];
+        const batch = free >= minBatch || mine.size === 0 ? await claim(free) : [];
         for (const delivery of batch) {
-          const task = launch(delivery, summary).finally(() => mine.delete(task));
+          const task: Promise<void> = launch(delivery, summary).finally(() => {
+            mine.delete(task);
+            settle();
+          });
           mine.add(task);
         }
         if (mine.size === 0 && batch.length === 0) break;
-        if (batch.length === 0 || mine.size >= concurrency) await Promise.race(mine);
+        // Full claim: continue when a batch worth of slots is free. Partial: nothing else is due
+        // until these finish (a finished attempt may schedule an immediate retry).
+        const full = batch.length > 0 && batch.length === free;
+        const until = full ? () => concurrency - mine.size >= minBatch : () => mine.size === 0;
+        if (!until()) await new Promise<void>((resolve) => (waiting = { until, resolve }));
       }
       return { ...summary };
     },
