@@ -125,5 +125,8 @@ describe('discord preset', () => {
       ),
     ).not.toBe(id);
     expect(discord.handshake({}, event)).toBeUndefined();
+    // Events are acknowledged with an empty 204 within 3 seconds.
+    expect(discord.acknowledgement).toEqual({ status: 204, headers: {}, body: '' });
+    expect(discord.defaultMode).toBe('ack-fast');
   });
 });

@@ -133,8 +133,9 @@ export const discord: ProviderPreset<'discord'> = {
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.discord,
-  // The HTTP answer is the interaction response, so handlers must run before it is sent.
-  defaultMode: 'inline',
+  // Webhook events must be acknowledged within 3 seconds (interactions never reach a receiver).
+  defaultMode: 'ack-fast',
+  acknowledgement: { status: 204, headers: {}, body: '' },
   handshake(_headers, body) {
     const type = field(body, 'type');
     if (type === DISCORD_INTERACTION_TYPES.ping && field(body, 'event') === undefined) {

@@ -75,6 +75,11 @@ export interface ProviderPreset<N extends PresetName = PresetName> {
   /** How long a processed id must be remembered: the provider's retry window plus a margin. */
   readonly dedupeTtlMs: number;
   readonly defaultMode: ReceiveMode;
+  /**
+   * The answer the provider expects for a delivery that was accepted (processed, duplicate, queued or
+   * ignored), when it is not "any 2xx": Discord webhook events want an empty 204.
+   */
+  readonly acknowledgement?: HandshakeResponse;
   /** Provider handshakes answered after verification and before dispatch (never for unverified input). */
   handshake(headers: HeadersInput, body: unknown): HandshakeResponse | undefined;
 }
