@@ -1,0 +1,33 @@
+/** Sorts the changes into the report shape `--json` prints: breaking per audience, safe, summary. */
+import type { ContractModel } from '../model.js';
+import type { DiffChange, DiffReport } from './types.js';
+
+export function buildReport(
+  oldModel: ContractModel,
+  newModel: ContractModel,
+  changes: readonly DiffChange[],
+): DiffReport {
+  const receivers = changes.filter((c) => c.breaks.includes('receivers'));
+  const senders = changes.filter((c) => c.breaks.includes('senders'));
+  const safe = changes.filter((c) => c.breaks.length === 0);
+  const changedEvents = new Set(
+    changes
+      .filter((c) => c.event !== undefined && c.rule !== 'event-added' && c.rule !== 'event-removed')
+      .map((c) => c.event),
+  );
+  return {
+    breaking: { receivers, senders },
+    safe,
+    summary: {
+      old: { title: oldModel.title, version: oldModel.version, events: oldModel.events.length },
+      new: { title: newModel.title, version: newModel.version, events: newModel.events.length },
+      receivers: receivers.length,
+      senders: senders.length,
+      safe: safe.length,
+      breaking: changes.length - safe.length,
+      eventsAdded: changes.filter((c) => c.rule === 'event-added').length,
+      eventsRemoved: changes.filter((c) => c.rule === 'event-removed').length,
+      eventsChanged: changedEvents.size,
+    },
+  };
+}
