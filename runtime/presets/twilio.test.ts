@@ -82,6 +82,13 @@ describe('twilio preset', () => {
     const fixed = twilio.scheme({ secret: token, publicUrl: url });
     expect(await fixed.verify({ headers, body: form })).toBeTruthy();
     await expectCode(() => scheme.verify({ headers, body: form, url: 'not a url' }), 'invalid_config');
+    const throwing = twilio.scheme({
+      secret: token,
+      publicUrl: () => {
+        throw new TypeError('no host header');
+      },
+    });
+    await expectCode(() => throwing.verify({ headers, body: form, url }), 'invalid_config');
   });
 
   it('covers JSON bodies through bodySHA256', async () => {

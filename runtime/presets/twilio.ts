@@ -156,7 +156,13 @@ export function twilioScheme(options: PresetSchemeOptions): SignatureScheme {
   }
   const publicUrl = (requestUrl: string | undefined): string => {
     const { publicUrl: option } = options;
-    const url = typeof option === 'function' ? option(requestUrl) : (option ?? requestUrl);
+    let url: string | undefined;
+    try {
+      url = typeof option === 'function' ? option(requestUrl) : (option ?? requestUrl);
+    } catch (cause) {
+      if (cause instanceof WebhookError) throw cause;
+      throw new WebhookError('invalid_config', 'twilio: the publicUrl option threw', { cause });
+    }
     if (url === undefined || url === '') {
       throw new WebhookError(
         'invalid_config',
