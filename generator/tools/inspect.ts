@@ -211,7 +211,7 @@ async function inspectWith(
     }
     checks.push({ name: 'envelope', ok: true, detail: `${type} ${id}` });
   } else if (id === undefined) {
-    id = idFromHeaders(request.headers);
+    id = idFromHeaders(request.headers, target.model);
   }
 
   // 4. Which event (only with a contract).
@@ -256,8 +256,16 @@ async function inspectWith(
   return { ok: status < 300, status, contract: model.name, event: event.name, ...(id ? { id } : {}), checks };
 }
 
-function idFromHeaders(headers: HeadersInput): string | undefined {
-  for (const name of ['webhook-id', 'svix-id', 'x-github-delivery', 'x-shopify-webhook-id']) {
+/** The delivery id from the contract's id header, else from the usual ones (used when unsigned/unverified). */
+function idFromHeaders(headers: HeadersInput, model: ContractModel | undefined): string | undefined {
+  const own = model?.signature.kind === 'hmac' ? model.signature.idHeader : undefined;
+  for (const name of [
+    ...(own ? [own] : []),
+    'webhook-id',
+    'svix-id',
+    'x-github-delivery',
+    'x-shopify-webhook-id',
+  ]) {
     const value = getHeader(headers, name);
     if (value) return value;
   }
