@@ -4,7 +4,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { redisStore } from './redis.js';
 import { RETRY_WINDOWS } from './retry-windows.js';
 import { runStoreSuite } from './store-suite.js';
-import { DEFAULT_TTL_MS } from './types.js';
 
 const url = process.env['REDIS_URL'];
 if (url === undefined) console.warn('skipping Redis store tests: REDIS_URL is not set');
@@ -32,10 +31,10 @@ runStoreSuite('redis', {
 });
 
 describe.skipIf(url === undefined)('redisStore', () => {
-  it('writes done keys with a Redis TTL (default 7 days) and leases with the lease length', async () => {
+  it('writes done keys with a Redis TTL and leases with the lease length', async () => {
     const c = client();
     const store = redisStore(c, { prefix: `${prefix}ttl:` });
-    expect(store.ttlMs).toBe(DEFAULT_TTL_MS);
+    expect(store.ttlMs).toBeUndefined();
     await store.claim('k', { leaseMs: 30_000, now: Date.now(), token: 't' });
     const lease = await c.pttl(`${prefix}ttl:k`);
     expect(lease).toBeGreaterThan(0);

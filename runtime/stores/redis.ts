@@ -8,12 +8,15 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { WebhookError } from '../errors.js';
-import { DEFAULT_TTL_MS, type IdempotencyStore } from './types.js';
+import type { IdempotencyStore } from './types.js';
 
 export interface RedisStoreOptions {
   /** Key prefix. Default `webhook:idem:`. */
   readonly prefix?: string;
-  /** How long `done` keys live, e.g. `RETRY_WINDOWS.stripe`. Default 7 days (the receiver's `ttlMs` wins). */
+  /**
+   * How long `done` keys live, e.g. `RETRY_WINDOWS.stripe`. Default: the receiver's `ttlMs`, else the
+   * preset's retry window, else 7 days.
+   */
   readonly ttlMs?: number;
 }
 
@@ -53,12 +56,12 @@ function checkToken(token: string): void {
 
 export function redisStore(client: Redis | Cluster, options: RedisStoreOptions = {}): IdempotencyStore {
   const prefix = options.prefix ?? 'webhook:idem:';
-  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
   const k = (key: string): string => prefix + key;
 
   return {
     name: 'redis',
-    ttlMs: ttl,
+    // Only an explicit TTL overrides a preset's retry window in the receiver.
+    ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
     async claim(key, { leaseMs, now, token }) {
       checkToken(token);
       const value = `i:${token}:${now + leaseMs}`;
