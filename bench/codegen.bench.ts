@@ -1,0 +1,219 @@
+/**
+ * Codegen benchmark on GitHub's webhooks description (@octokit/openapi-webhooks):
+ * 1. generation time: gen-webhooks (full module: types, zod, contract, sender, receiver, fixtures)
+ *    vs openapi-typescript (types only) vs @hey-api/openapi-ts (types plugin only);
+ * 2. `tsc --noEmit` time of a small consumer (three typed handlers) of our generated module vs the
+ *    same consumer written against @octokit/openapi-webhooks-types, each in its own temp project with
+ *    skipLibCheck, packages resolved from node_modules as a user's project would.
+ * Targets: ours ≤ 0.5× openapi-typescript; our consumer ≤ 0.5× the octokit-types consumer.
+ * Run: npm run bench:codegen   (RUNS=5 for more samples)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generate } from '../generator/generate.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const spec = require.resolve('@octokit/openapi-webhooks/generated/api.github.com.json');
+const RUNS = Number(process.env.RUNS ?? 3);
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'gen-webhooks-bench-'));
+const tscBin = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+async function time(
+  label: string,
+  fn: (run: number) => Promise<unknown>,
+): Promise<{ cold: number; warm: number }> {
+  const samples: number[] = [];
+  for (let run = 0; run <= RUNS; run++) {
+    const start = performance.now();
+    await fn(run);
+    samples.push(performance.now() - start);
+  }
+  const [cold = 0, ...warm] = samples;
+  const result = { cold, warm: median(warm) };
+  console.log(
+    `  ${label.padEnd(44)} cold ${ms(result.cold)}  warm median ${ms(result.warm)}  (${RUNS} runs)`,
+  );
+  return result;
+}
+
+const ms = (n: number) => `${n.toFixed(0).padStart(6)} ms`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const verdict = (value: number, limit: number) => (value <= limit ? 'meets' : 'MISSES');
+
+// ---------------------------------------------------------------------------------------------
+console.log(
+  `Code generation from ${path.relative(repoRoot, spec)} (${(readFileSync(spec).length / 1e6).toFixed(1)} MB)`,
+);
+
+const ours = await time('gen-webhooks (full module, written to disk)', (run) =>
+  generate({ inputs: [spec], out: path.join(tmp, `ours-${run}`), cwd: repoRoot }),
+);
+
+const { default: openapiTS, astToString } = await import('openapi-typescript');
+const specText = readFileSync(spec, 'utf8');
+const oats = await time('openapi-typescript 7 (types only)', async (run) => {
+  const ast = await openapiTS(specText);
+  writeFileSync(path.join(tmp, `oats-${run}.ts`), astToString(ast));
+});
+
+const { createClient } = await import('@hey-api/openapi-ts');
+const heyApi = await time('@hey-api/openapi-ts (types plugin only)', (run) =>
+  createClient({
+    input: spec,
+    output: { path: path.join(tmp, `hey-${run}`) },
+    plugins: ['@hey-api/typescript'],
+    logs: { level: 'silent' },
+  }),
+);
+
+console.log(
+  `  ratio gen-webhooks / openapi-typescript: cold ${ratio(ours.cold, oats.cold)}, warm ${ratio(ours.warm, oats.warm)} ` +
+    `(target ≤ 0.50×: ${verdict(ours.warm / oats.warm, 0.5)})`,
+);
+console.log(
+  `  ratio gen-webhooks / @hey-api/openapi-ts: cold ${ratio(ours.cold, heyApi.cold)}, warm ${ratio(ours.warm, heyApi.warm)}`,
+);
+
+// ---------------------------------------------------------------------------------------------
+console.log('\ntsc --noEmit of a small consumer (skipLibCheck, strict, NodeNext)');
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  },
+  include: ['*.ts'],
+};
+
+function linkPackage(project: string, name: string, target: string): void {
+  const dest = path.join(project, 'node_modules', name);
+  mkdirSync(path.dirname(dest), { recursive: true });
+  symlinkSync(target, dest, 'dir');
+}
+
+// A user installs gen-webhooks: its runtime arrives as .d.ts (built here into a fake package).
+const pkg = path.join(tmp, 'gen-webhooks-pkg');
+mkdirSync(pkg, { recursive: true });
+// Type errors in the runtime (if any) do not stop declaration emit; they are `npm run typecheck`'s job.
+runQuiet([
+  tscBin,
+  path.join(repoRoot, 'runtime/index.ts'),
+  '--declaration',
+  '--emitDeclarationOnly',
+  '--skipLibCheck',
+  '--target',
+  'ES2022',
+  '--module',
+  'NodeNext',
+  '--moduleResolution',
+  'NodeNext',
+  '--types',
+  'node',
+  '--typeRoots',
+  path.join(repoRoot, 'node_modules/@types'),
+  '--outDir',
+  path.join(pkg, 'runtime'),
+  '--rootDir',
+  path.join(repoRoot, 'runtime'),
+]);
+
+function runQuiet(args: string[]): void {
+  try {
+    execFileSync(process.execPath, args, { stdio: 'pipe' });
+  } catch {
+    // exit code only; the files were written
+  }
+}
+writeFileSync(
+  path.join(pkg, 'package.json'),
+  JSON.stringify({
+    name: 'gen-webhooks',
+    type: 'module',
+    exports: { './runtime': { types: './runtime/index.d.ts' } },
+  }),
+);
+
+const oursProject = path.join(tmp, 'consumer-ours');
+await generate({ inputs: [spec], out: oursProject, cwd: repoRoot });
+const folder = (await generate({ inputs: [spec], out: oursProject, cwd: repoRoot, check: true })).contracts[0]
+  ?.name;
+writeFileSync(path.join(oursProject, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+writeFileSync(path.join(oursProject, 'package.json'), JSON.stringify({ type: 'module' }));
+linkPackage(oursProject, 'gen-webhooks', pkg);
+linkPackage(oursProject, 'zod', path.dirname(require.resolve('zod/package.json')));
+writeFileSync(
+  path.join(oursProject, 'consumer.ts'),
+  `import { createReceiver } from './${folder}/index.js';
+
+export const receiver = createReceiver({
+  secret: 'secret',
+  dedupe: false,
+  handlers: {
+    'issues.opened': ({ data }) => \`\${data.repository.full_name}#\${data.issue.number}: \${data.issue.title}\`,
+    'pull_request.closed': ({ data }) => data.pull_request.merged === true,
+    push: ({ data }) => data.commits.map((commit) => commit.id),
+  },
+});
+`,
+);
+
+const octokitProject = path.join(tmp, 'consumer-octokit');
+mkdirSync(octokitProject, { recursive: true });
+writeFileSync(path.join(octokitProject, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+writeFileSync(path.join(octokitProject, 'package.json'), JSON.stringify({ type: 'module' }));
+linkPackage(
+  octokitProject,
+  '@octokit/openapi-webhooks-types',
+  path.dirname(require.resolve('@octokit/openapi-webhooks-types/package.json')),
+);
+writeFileSync(
+  path.join(octokitProject, 'consumer.ts'),
+  `import type { components } from '@octokit/openapi-webhooks-types';
+
+type Schemas = components['schemas'];
+interface Handlers {
+  'issues.opened'?: (event: { data: Schemas['webhook-issues-opened'] }) => unknown;
+  'pull_request.closed'?: (event: { data: Schemas['webhook-pull-request-closed'] }) => unknown;
+  push?: (event: { data: Schemas['webhook-push'] }) => unknown;
+}
+
+export const handlers: Handlers = {
+  'issues.opened': ({ data }) => \`\${data.repository.full_name}#\${data.issue.number}: \${data.issue.title}\`,
+  'pull_request.closed': ({ data }) => data.pull_request.merged === true,
+  push: ({ data }) => data.commits.map((commit) => commit.id),
+};
+`,
+);
+
+function tsc(project: string): Promise<void> {
+  execFileSync(process.execPath, [tscBin, '-p', project], { stdio: 'inherit' });
+  return Promise.resolve();
+}
+
+const tscOurs = await time('consumer of the generated GitHub module', () => tsc(oursProject));
+const tscOctokit = await time('consumer of @octokit/openapi-webhooks-types', () => tsc(octokitProject));
+console.log(
+  `  ratio ours / octokit-types: warm ${ratio(tscOurs.warm, tscOctokit.warm)} (target ≤ 0.50×: ${verdict(
+    tscOurs.warm / tscOctokit.warm,
+    0.5,
+  )})`,
+);
+
+if (process.env.KEEP) console.log(`kept ${tmp}`);
+else rmSync(tmp, { recursive: true, force: true });
