@@ -4,13 +4,13 @@
  * SHA-256 header is absent, so a request cannot downgrade itself). No timestamp: dedupe on
  * `X-GitHub-Delivery`, which GitHub keeps on redeliveries.
  */
-import { toBytes } from '../bytes.js';
 import { decodeHex, encodeHex } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import {
   anyKeyMatches,
+  bodyInput,
   delivered,
   hasHeader,
   headerValue,
@@ -48,7 +48,7 @@ export function githubScheme(options: PresetSchemeOptions): SignatureScheme {
   return {
     name: 'github',
     sign(input) {
-      const body = toBytes(input.body);
+      const body = bodyInput(input.body);
       // GitHub sends one signature per header; during a rotation it signs with the new secret.
       const [key] = keys;
       const headers: Record<string, string> = {
@@ -60,7 +60,7 @@ export function githubScheme(options: PresetSchemeOptions): SignatureScheme {
     },
     verify(input) {
       const id = deliveryId(input.headers);
-      const body = toBytes(input.body);
+      const body = bodyInput(input.body);
       if (legacy && !hasHeader(input.headers, SHA256_HEADER) && hasHeader(input.headers, SHA1_HEADER)) {
         const given = parseSignature(requireHeader(input.headers, SHA1_HEADER), SHA1_HEADER, 'sha1');
         if (!anyKeyMatches('sha1', keys, [given], body)) throw invalidSignature(SHA1_HEADER);

@@ -5,7 +5,6 @@
  * `X-Shopify-Event-Id` (same value on every webhook for one event), scoped by topic so one shop action
  * delivered under two topics is not collapsed; `X-Shopify-Webhook-Id` when the event id is absent.
  */
-import { toBytes } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import { decodeBase64, encodeBase64 } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
@@ -13,6 +12,7 @@ import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import {
   anyKeyMatches,
+  bodyInput,
   delivered,
   headerValue,
   invalidSignature,
@@ -59,7 +59,7 @@ export function shopifyScheme(options: PresetSchemeOptions): SignatureScheme {
     sign(input) {
       const [key] = keys;
       return {
-        [HMAC_HEADER]: encodeBase64(hmac('sha256', key, toBytes(input.body))),
+        [HMAC_HEADER]: encodeBase64(hmac('sha256', key, bodyInput(input.body))),
         [WEBHOOK_ID_HEADER]: input.id,
         [EVENT_ID_HEADER]: input.id,
         [TRIGGERED_AT_HEADER]: new Date(input.timestamp * 1000).toISOString(),
@@ -69,7 +69,7 @@ export function shopifyScheme(options: PresetSchemeOptions): SignatureScheme {
       const value = requireHeader(input.headers, HMAC_HEADER);
       const given = decodeBase64(value);
       if (given === undefined || given.length !== 32) throw malformed(HMAC_HEADER, 'must be a base64 digest');
-      if (!anyKeyMatches('sha256', keys, [given], toBytes(input.body))) throw invalidSignature(HMAC_HEADER);
+      if (!anyKeyMatches('sha256', keys, [given], bodyInput(input.body))) throw invalidSignature(HMAC_HEADER);
       const id = dedupeKey(input.headers);
       if (maxAge !== undefined) {
         const triggeredAt = parseTriggeredAt(requireHeader(input.headers, TRIGGERED_AT_HEADER));

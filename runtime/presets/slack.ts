@@ -4,7 +4,6 @@
  * retries (`X-Slack-Retry-Num`, `X-Slack-Retry-Reason`) up to 3 times, so receivers ack first
  * (`defaultMode: 'ack-fast'`) and dedupe on the Events API `event_id`.
  */
-import { toBytes } from '../bytes.js';
 import { decodeHex, encodeHex } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
@@ -12,6 +11,7 @@ import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
 import {
   anyKeyMatches,
+  bodyInput,
   field,
   headerValue,
   invalidSignature,
@@ -36,7 +36,7 @@ export function slackScheme(options: PresetSchemeOptions): SignatureScheme {
     name: 'slack',
     sign(input) {
       const [key] = keys;
-      const mac = hmac('sha256', key, `v0:${input.timestamp}:`, toBytes(input.body));
+      const mac = hmac('sha256', key, `v0:${input.timestamp}:`, bodyInput(input.body));
       return { [SIGNATURE_HEADER]: `v0=${encodeHex(mac)}`, [TIMESTAMP_HEADER]: String(input.timestamp) };
     },
     verify(input) {
@@ -46,7 +46,7 @@ export function slackScheme(options: PresetSchemeOptions): SignatureScheme {
       const given = decodeHex(value.slice(3));
       if (given === undefined || given.length !== 32) throw malformed(SIGNATURE_HEADER, 'must be v0=<hex>');
       checkTimestamp(timestamp, { tolerance: options.tolerance, now: options.now }, TIMESTAMP_HEADER);
-      if (!anyKeyMatches('sha256', keys, [given], `v0:${timestamp}:`, toBytes(input.body))) {
+      if (!anyKeyMatches('sha256', keys, [given], `v0:${timestamp}:`, bodyInput(input.body))) {
         throw invalidSignature(SIGNATURE_HEADER);
       }
       return { timestamp };

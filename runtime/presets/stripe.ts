@@ -3,7 +3,6 @@
  * with the endpoint secret string itself (`whsec_…`, not decoded). Several `v1` entries appear while a
  * secret is being rolled; `v0` (test-mode legacy) and unknown schemes are ignored, as Stripe's SDK does.
  */
-import { toBytes } from '../bytes.js';
 import { decodeHex, encodeHex } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { SignatureScheme } from '../signing/scheme.js';
@@ -11,6 +10,7 @@ import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
 import {
   anyKeyMatches,
+  bodyInput,
   headerValue,
   invalidSignature,
   malformed,
@@ -58,7 +58,7 @@ export function stripeScheme(options: PresetSchemeOptions): SignatureScheme {
   return {
     name: 'stripe',
     sign(input) {
-      const body = toBytes(input.body);
+      const body = bodyInput(input.body);
       const prefix = `${input.timestamp}.`;
       const entries = keys.map((key) => `v1=${encodeHex(hmac('sha256', key, prefix, body))}`);
       return { [HEADER]: [`t=${input.timestamp}`, ...entries].join(',') };
@@ -66,7 +66,7 @@ export function stripeScheme(options: PresetSchemeOptions): SignatureScheme {
     verify(input) {
       const parsed = parseHeader(requireHeader(input.headers, HEADER));
       checkTimestamp(parsed.timestamp, { tolerance: options.tolerance, now: options.now }, HEADER);
-      const body = toBytes(input.body);
+      const body = bodyInput(input.body);
       if (!anyKeyMatches('sha256', keys, parsed.signatures, `${parsed.timestamp}.`, body)) {
         throw invalidSignature(HEADER);
       }

@@ -4,7 +4,7 @@
  * import the signing barrel or `resolve.ts` (which imports the presets).
  */
 import { createHash } from 'node:crypto';
-import { toText } from '../bytes.js';
+import { toBytes, toText } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import { type HmacAlgorithm, hmac, timingSafeEqualBytes, toKeyBytes } from '../signing/hmac.js';
 import type { HeadersInput, RawBody, SchemeOptions } from '../signing/scheme.js';
@@ -36,6 +36,11 @@ export function anyKeyMatches(
     for (const candidate of given) if (timingSafeEqualBytes(expected, candidate)) matched = true;
   }
   return matched;
+}
+
+/** The body as `hmac.update` takes it: strings are hashed as UTF-8 without an intermediate copy. */
+export function bodyInput(body: RawBody): string | Uint8Array {
+  return typeof body === 'string' ? body : toBytes(body);
 }
 
 export function sha256Hex(...parts: (string | Uint8Array)[]): string {

@@ -103,9 +103,18 @@ function withLegacyQuery(url: string): string {
   return `${url.slice(0, q)}?${stringifyQuery(parseQuery(url.slice(q + 1)))}`;
 }
 
-/** Every spelling of the URL Twilio may have signed, in the order its SDK tries them. */
-function candidateUrls(url: string): string[] {
-  const out = [withoutPort(url), withDefaultPort(url)];
+/**
+ * Every spelling of the URL Twilio may have signed, in the order its SDK tries them. Lazy: the
+ * normalised spellings are only computed when the URL as received did not match.
+ */
+function* candidateUrls(url: string): Generator<string> {
+  const seen = new Set<string>();
+  const fresh = (candidate: string): boolean => {
+    if (seen.has(candidate)) return false;
+    seen.add(candidate);
+    return true;
+  };
+  for (const candidate of [withoutPort(url), withDefaultPort(url)]) if (fresh(candidate)) yield candidate;
   let normalised: string;
   try {
     normalised = new URL(url).toString();
@@ -114,8 +123,9 @@ function candidateUrls(url: string): string[] {
   }
   const plain = withoutPort(normalised);
   const ported = withDefaultPort(normalised);
-  out.push(plain, ported, withLegacyQuery(plain), withLegacyQuery(ported));
-  return [...new Set(out)];
+  for (const candidate of [plain, ported, withLegacyQuery(plain), withLegacyQuery(ported)]) {
+    if (fresh(candidate)) yield candidate;
+  }
 }
 
 function algorithmFromSettings(headers: HeadersInput): Algorithm {
@@ -194,9 +204,13 @@ export function twilioScheme(options: PresetSchemeOptions): SignatureScheme {
         throw malformed(SIGNATURE_HEADER, `must be a base64 HMAC-${algorithm.toUpperCase()} digest`);
       }
       const params = signedParams(url, input.body);
-      const matched = candidateUrls(url).some((candidate) =>
-        anyKeyMatches(algorithm, keys, [given], twilioSigningString(candidate, params)),
-      );
+      let matched = false;
+      for (const candidate of candidateUrls(url)) {
+        if (anyKeyMatches(algorithm, keys, [given], twilioSigningString(candidate, params))) {
+          matched = true;
+          break;
+        }
+      }
       if (!matched) throw invalidSignature(SIGNATURE_HEADER);
       const expectedHash = bodyHashParam(url);
       if (expectedHash !== undefined) {
