@@ -91,23 +91,23 @@ describe('mock-receiver', () => {
     });
     const receiver = await start({ delayMs: 6000, sleep: () => gate });
     const controller = new AbortController();
-    const pending = post(receiver.url, '{"id":"slow"}').catch(() => 'aborted');
-    // Abort through a second request path: wait until the attempt is recorded, then time out.
+    const pending = post(receiver.url, '{"id":"slow"}');
     const aborted = fetch(receiver.url, {
       method: 'POST',
       body: '{"id":"slow2"}',
       signal: controller.signal,
     }).catch(() => 'aborted');
-    for (let i = 0; i < 100 && receiver.report().requests < 2; i += 1)
-      await new Promise((r) => setTimeout(r, 10));
+    const outcomeOf = (id: string) => receiver.report().events.find((e) => e.id === id)?.history[0]?.outcome;
+    // Bounded polls: the server must have read both requests, then seen the hang-up.
+    for (let i = 0; i < 200 && receiver.report().requests < 2; i += 1)
+      await new Promise((r) => setTimeout(r, 5));
     controller.abort();
     expect(await aborted).toBe('aborted');
-    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 200 && outcomeOf('slow2') !== 'abandoned'; i += 1)
+      await new Promise((r) => setTimeout(r, 5));
     release();
-    const res = await pending;
-    expect(typeof res === 'string' ? res : res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 20));
-    const outcomes = Object.fromEntries(receiver.report().events.map((e) => [e.id, e.history[0]?.outcome]));
+    expect((await pending).status).toBe(200);
+    const outcomes = { slow: outcomeOf('slow'), slow2: outcomeOf('slow2') };
     expect(outcomes).toEqual({ slow: 'ok', slow2: 'abandoned' });
   });
 

@@ -217,6 +217,14 @@ export async function startMockReceiver(options: MockReceiverOptions, io: ToolIo
     const status = outcome === 'failed' ? settings.status : 200;
     state.history[index] = { ...base, outcome, ...(outcome === 'dropped' ? {} : { status }) };
 
+    // A sender that times out hangs up while we wait: record it the moment the connection closes.
+    let hungUp = false;
+    const current = state;
+    res.on('close', () => {
+      if (res.writableFinished || outcome === 'dropped') return;
+      hungUp = true;
+      current.history[index] = { ...base, outcome: 'abandoned' };
+    });
     if (settings.delayMs > 0) {
       try {
         await sleep(settings.delayMs, shutdown.signal);
@@ -224,8 +232,7 @@ export async function startMockReceiver(options: MockReceiverOptions, io: ToolIo
         // Shutting down: the socket is closed with the server.
       }
     }
-    if (res.destroyed || req.socket.destroyed) {
-      // The sender timed out and hung up during the delay.
+    if (hungUp || res.destroyed || req.socket.destroyed) {
       outcome = 'abandoned';
       state.history[index] = { ...base, outcome };
     } else if (outcome === 'dropped') {
