@@ -93,11 +93,9 @@ export class SchemaComparer {
 
   private walkResolved(o: JsonSchema, n: JsonSchema, ptr: string, out: SchemaChange[], depth: number): void {
     if (fingerprint(o) === fingerprint(n) && !containsRef(o)) return;
-    const oo = flattenAllOf(this.oldModel, asObj(o));
-    const nn = flattenAllOf(this.newModel, asObj(n));
-    this.compareDocs(oo, nn, ptr, out);
-    const so = splitNull(oo);
-    const sn = splitNull(nn);
+    const so = settle(this.oldModel, o);
+    const sn = settle(this.newModel, n);
+    this.compareDocs(so.docs, sn.docs, ptr, out);
     if (!so.nullable && sn.nullable)
       out.push({ rule: 'nullable-added', pointer: ptr, message: 'now nullable', old: false, new: true });
     if (so.nullable && !sn.nullable)
@@ -448,6 +446,24 @@ export class SchemaComparer {
       });
     }
   }
+}
+
+/**
+ * Resolves refs and merges allOf until the schema is a plain one, collecting "or null" on the way:
+ * `anyOf: [{type: null}, {$ref: App}]` and `{$ref: App}` with App `type: [object, null]` are the same.
+ */
+function settle(model: ContractModel, schema: JsonSchema): { schema: Obj; nullable: boolean; docs: Obj } {
+  let current = flattenAllOf(model, asObj(resolve(model, schema)));
+  const docs = current;
+  let nullable = false;
+  for (let i = 0; i < 16; i++) {
+    const split = splitNull(current);
+    nullable ||= split.nullable;
+    current = split.schema;
+    if (refKey(current) === undefined) break;
+    current = flattenAllOf(model, asObj(resolve(model, current)));
+  }
+  return { schema: current, nullable, docs };
 }
 
 function enumValues(schema: Obj): unknown[] | undefined {
