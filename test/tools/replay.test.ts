@@ -11,7 +11,14 @@ import { loadContract } from '../../generator/parse/index.js';
 import { replayCommand } from '../../generator/tools/replay.js';
 import { createReceiver } from '../../runtime/receive/index.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
-import { contractFromModel, memoryIo, PETSTORE, startServer, type TestServer } from './helpers.js';
+import {
+  closedPort,
+  contractFromModel,
+  memoryIo,
+  PETSTORE,
+  startServer,
+  type TestServer,
+} from './helpers.js';
 
 const SECRET = 'petstore-replay-secret';
 const dir = mkdtempSync(path.join(tmpdir(), 'gw-replay-'));
@@ -150,6 +157,32 @@ describe('replay argument errors', () => {
     expect(await replayCommand(['--url', 'http://127.0.0.1:1', '--secret', 's'], io)).toBe(2);
     expect(io.err()).toMatch(/^gen-webhooks replay: expected <contract> <event> \(or --from capture.json\)/);
     expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('an unreachable URL is explained, exit 2', async () => {
+    const port = await closedPort();
+    const io = memoryIo();
+    const code = await replayCommand(
+      [PETSTORE, 'pet.adopted', '--url', `http://127.0.0.1:${port}`, '--secret', SECRET, '--times', '3'],
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.err().trim()).toBe(
+      `gen-webhooks replay: connection refused by 127.0.0.1:${port} (ECONNREFUSED): nothing is listening there; is the app running on that port? [network_error]`,
+    );
+  });
+
+  it('--from without the capture file, or with a contract but no --resign', async () => {
+    const io = memoryIo();
+    expect(
+      await replayCommand(['--from', path.join(dir, 'missing.json'), '--url', 'http://127.0.0.1:1'], io),
+    ).toBe(2);
+    expect(io.err()).toContain('cannot read capture file');
+    const io2 = memoryIo();
+    expect(
+      await replayCommand(['--resign', PETSTORE, 'pet.adopted', '--url', 'http://127.0.0.1:1'], io2),
+    ).toBe(2);
+    expect(io2.err()).toContain('--resign only applies to --from');
   });
 
   it('rejects --times 0', async () => {
