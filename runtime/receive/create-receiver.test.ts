@@ -217,6 +217,10 @@ describe('createReceiver: pipeline', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let entered: () => void = () => {};
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     let calls = 0;
     const receiver = createReceiver(petstore, {
       secret: SECRET,
@@ -225,13 +229,14 @@ describe('createReceiver: pipeline', () => {
       handlers: {
         'pet.adopted': async () => {
           calls++;
+          entered();
           await gate;
         },
       },
     });
     const d = delivery('pet.adopted', adopted());
     const first = receiver.handle(d);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await inside;
     const second = await receiver.handle(d);
     expect(second).toMatchObject({ status: 409, outcome: 'in_progress', headers: { 'retry-after': '10' } });
     release();
