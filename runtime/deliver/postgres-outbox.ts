@@ -205,6 +205,195 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
 
   const deliverySelect = `SELECT d.*, m.event_type FROM ${T.deliveries} d JOIN ${T.messages} m ON m.id = d.message_id`;
 
+  const toClaimed = (r: QueryResultRow, owner: string): ClaimedDelivery => ({
+    id: r.delivery_id as string,
+    messageId: r.delivery_message_id as string,
+    eventType: r.message_event_type as string,
+    body: r.message_body as string,
+    headers: r.message_headers as Record<string, string>,
+    attempt: r.delivery_attempts as number,
+    leaseOwner: owner,
+    messageCreatedAt: ms(r.message_created_at),
+    endpoint: toEndpoint(r),
+  });
+
+  /** Claim with rate limits: lock, decide slots on fresh endpoint rate state, lease; one transaction. */
+  const claimLimited = (options: ClaimOptions, onlyLimited: boolean): Promise<ClaimedDelivery[]> =>
+    inTransaction(async (c) => {
+      const now = date(options.now);
+      const excluded = [...(options.excludeEndpointIds ?? [])];
+      // Expired leases first (a crashed worker's work), then due pending rows in due order.
+      const filter = `e.enabled AND NOT (d.endpoint_id = ANY ($2::text[]))${onlyLimited ? ' AND e.rate_limit IS NOT NULL' : ''}`;
+      const expired = await q(
+        c,
+        `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+           JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+           WHERE d.status = 'delivering' AND d.lease_until <= $1 AND ${filter}
+           ORDER BY d.lease_until LIMIT $3 FOR UPDATE OF d SKIP LOCKED`,
+        [now, excluded, options.limit],
+      );
+      const pending =
+        expired.length >= options.limit
+          ? []
+          : await q(
+              c,
+              `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+                 JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+                 WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND ${filter}
+                 ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED`,
+              [now, excluded, options.limit - expired.length],
+            );
+      const candidates: ClaimCandidate[] = [...expired, ...pending].map((r) => ({
+        id: r.id as string,
+        endpoint_id: r.endpoint_id as string,
+        rate_limit: r.rate_limit === null ? null : Number(r.rate_limit),
+        rate_tat: r.rate_tat === null ? null : ms(r.rate_tat),
+      }));
+      if (candidates.length === 0) return [];
+      let picked = pickCandidates(candidates, options);
+      if (picked.rateState.length > 0) {
+        // Rate state is shared by every worker: lock those endpoint rows and decide on fresh values.
+        const limitedIds = [
+          ...new Set(candidates.filter((x) => isLimited(x, options)).map((x) => x.endpoint_id)),
+        ];
+        const fresh = await q(
+          c,
+          `SELECT id, rate_tat FROM ${T.endpoints} WHERE id = ANY ($1::text[]) FOR UPDATE`,
+          [limitedIds],
+        );
+        const tats = new Map(fresh.map((r) => [r.id as string, r.rate_tat === null ? null : ms(r.rate_tat)]));
+        picked = pickCandidates(
+          candidates.map((x) =>
+            tats.has(x.endpoint_id) ? { ...x, rate_tat: tats.get(x.endpoint_id) ?? null } : x,
+          ),
+          options,
+        );
+        for (const [endpointId, tat] of picked.rateState) {
+          await c.query(`UPDATE ${T.endpoints} SET rate_tat = $2 WHERE id = $1`, [endpointId, date(tat)]);
+        }
+      }
+      if (picked.chosen.length === 0) return [];
+      const rows = await q(
+        c,
+        `WITH u AS (
+             UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = $2,
+               lease_until = $3, updated_at = $4
+             WHERE id = ANY ($1::text[]) RETURNING id, message_id, endpoint_id, attempts
+           )
+           SELECT u.id AS delivery_id, u.message_id AS delivery_message_id, u.attempts AS delivery_attempts, m.event_type AS message_event_type,
+                  m.body AS message_body, m.headers AS message_headers, m.created_at AS message_created_at, e.*
+           FROM u JOIN ${T.messages} m ON m.id = u.message_id JOIN ${T.endpoints} e ON e.id = u.endpoint_id`,
+        [picked.chosen, options.owner, date(options.now + options.leaseMs), now],
+      );
+      return rows.map((r) => toClaimed(r, options.owner));
+    });
+
+  const completeOn = async (db: Queryable, input: CompleteInput): Promise<CompleteResult> => {
+    const { delivery, resolution, attempt, now } = input;
+    const failed = attempt.outcome !== 'succeeded';
+    const [row] = await q(
+      db,
+      `WITH d AS (
+           UPDATE ${T.deliveries}
+           SET status = $4, next_attempt_at = $5, lease_owner = NULL, lease_until = NULL, last_error = $6,
+               updated_at = $7, finished_at = $8
+           WHERE id = $1 AND status = 'delivering' AND lease_owner = $2 AND attempts = $3
+           RETURNING id
+         ), a AS (
+           INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
+             status_code, error_code, error, response_snippet, outcome)
+           VALUES ($1, $9, $10, $3, $11, $12, $13, $14, $15, $16, $17)
+         ), e AS (
+           UPDATE ${T.endpoints}
+           SET consecutive_failures = CASE WHEN $18 THEN consecutive_failures + 1 ELSE 0 END
+           WHERE id = $10 AND EXISTS (SELECT 1 FROM d) AND ($18 OR consecutive_failures <> 0)
+           RETURNING consecutive_failures
+         )
+         SELECT (SELECT count(*) FROM d)::int AS applied, (SELECT consecutive_failures FROM e) AS failures`,
+      [
+        delivery.id,
+        delivery.leaseOwner,
+        delivery.attempt,
+        resolution.kind === 'retry' ? 'pending' : resolution.kind,
+        date(resolution.kind === 'retry' ? resolution.nextAttemptAt : now),
+        resolution.kind === 'succeeded' ? null : resolution.error,
+        date(now),
+        resolution.kind === 'retry' ? null : date(now),
+        delivery.messageId,
+        delivery.endpoint.id,
+        date(attempt.startedAt),
+        attempt.durationMs,
+        attempt.statusCode ?? null,
+        attempt.errorCode ?? null,
+        attempt.error ?? null,
+        attempt.responseSnippet ?? null,
+        attempt.outcome,
+        failed,
+      ],
+    );
+    if (row?.applied !== 1) return { applied: false };
+    if (!failed) return { applied: true };
+    const threshold = input.disableAfterFailures;
+    const failures = row.failures === null ? 0 : Number(row.failures);
+    const reason: DisabledReason | undefined =
+      input.disable ??
+      (threshold !== undefined && threshold > 0 && failures >= threshold
+        ? 'consecutive_failures'
+        : undefined);
+    if (!reason) return { applied: true };
+    // Conditional on `enabled`, so exactly one completion reports (and hooks) the disabling.
+    const [disabled] = await q(
+      db,
+      `UPDATE ${T.endpoints} SET enabled = false, disabled_reason = $2, updated_at = $3
+         WHERE id = $1 AND enabled RETURNING *`,
+      [delivery.endpoint.id, reason, date(now)],
+    );
+    return disabled
+      ? { applied: true, disabled: { endpoint: toEndpoint(disabled), reason } }
+      : { applied: true };
+  };
+
+  interface PendingCompletion {
+    readonly input: CompleteInput;
+    readonly resolve: (result: CompleteResult) => void;
+    readonly reject: (error: unknown) => void;
+  }
+  let pendingCompletions: PendingCompletion[] = [];
+  let flushing = false;
+
+  /**
+   * Completions that queue up while a batch commits share the next transaction (one commit, so
+   * throughput is not bound by commit latency). Items are applied in endpoint order so concurrent
+   * batches of different workers lock endpoint rows in the same order.
+   */
+  const flushCompletions = async (): Promise<void> => {
+    if (flushing || pendingCompletions.length === 0) return;
+    flushing = true;
+    const items = pendingCompletions.sort((a, b) =>
+      a.input.delivery.endpoint.id === b.input.delivery.endpoint.id
+        ? a.input.delivery.id.localeCompare(b.input.delivery.id)
+        : a.input.delivery.endpoint.id.localeCompare(b.input.delivery.endpoint.id),
+    );
+    pendingCompletions = [];
+    try {
+      const results =
+        items.length === 1
+          ? [await completeOn(pool, (items[0] as PendingCompletion).input)]
+          : await inTransaction(async (c) => {
+              const out: CompleteResult[] = [];
+              for (const item of items) out.push(await completeOn(c, item.input));
+              return out;
+            });
+      for (const [i, item] of items.entries()) item.resolve(results[i] as CompleteResult);
+    } catch {
+      // The batch rolled back (e.g. a deadlock with another worker): apply the items one by one.
+      for (const item of items) await completeOn(pool, item.input).then(item.resolve, item.reject);
+    } finally {
+      flushing = false;
+    }
+    void flushCompletions();
+  };
+
   const outbox: Outbox = {
     kind: 'postgres',
     init,
@@ -329,152 +518,61 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
 
     async claim(options: ClaimOptions): Promise<ClaimedDelivery[]> {
       await init();
-      return inTransaction(async (c) => {
-        const now = date(options.now);
-        const excluded = [...(options.excludeEndpointIds ?? [])];
-        // Expired leases first (a crashed worker's work), then due pending rows in due order.
-        const filter = `e.enabled AND NOT (d.endpoint_id = ANY ($2::text[]))`;
-        const expired = await q(
-          c,
-          `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+      if (options.defaultRateLimit !== undefined) return claimLimited(options, false);
+      // Endpoints without a rate limit: one autocommit statement locks (SKIP LOCKED), caps per
+      // endpoint and leases; rate-limited endpoints take the transactional path with what is left.
+      const fast = await q(
+        pool,
+        `WITH expired AS (
+           SELECT d.id, d.endpoint_id, d.lease_until AS due FROM ${T.deliveries} d
            JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-           WHERE d.status = 'delivering' AND d.lease_until <= $1 AND ${filter}
-           ORDER BY d.lease_until LIMIT $3 FOR UPDATE OF d SKIP LOCKED`,
-          [now, excluded, options.limit],
-        );
-        const pending =
-          expired.length >= options.limit
-            ? []
-            : await q(
-                c,
-                `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
-                 JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-                 WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND ${filter}
-                 ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED`,
-                [now, excluded, options.limit - expired.length],
-              );
-        const candidates: ClaimCandidate[] = [...expired, ...pending].map((r) => ({
-          id: r.id as string,
-          endpoint_id: r.endpoint_id as string,
-          rate_limit: r.rate_limit === null ? null : Number(r.rate_limit),
-          rate_tat: r.rate_tat === null ? null : ms(r.rate_tat),
-        }));
-        if (candidates.length === 0) return [];
-        let picked = pickCandidates(candidates, options);
-        if (picked.rateState.length > 0) {
-          // Rate state is shared by every worker: lock those endpoint rows and decide on fresh values.
-          const limitedIds = [
-            ...new Set(candidates.filter((x) => isLimited(x, options)).map((x) => x.endpoint_id)),
-          ];
-          const fresh = await q(
-            c,
-            `SELECT id, rate_tat FROM ${T.endpoints} WHERE id = ANY ($1::text[]) FOR UPDATE`,
-            [limitedIds],
-          );
-          const tats = new Map(
-            fresh.map((r) => [r.id as string, r.rate_tat === null ? null : ms(r.rate_tat)]),
-          );
-          picked = pickCandidates(
-            candidates.map((x) =>
-              tats.has(x.endpoint_id) ? { ...x, rate_tat: tats.get(x.endpoint_id) ?? null } : x,
-            ),
-            options,
-          );
-          for (const [endpointId, tat] of picked.rateState) {
-            await c.query(`UPDATE ${T.endpoints} SET rate_tat = $2 WHERE id = $1`, [endpointId, date(tat)]);
-          }
-        }
-        if (picked.chosen.length === 0) return [];
-        const rows = await q(
-          c,
-          `WITH u AS (
-             UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = $2,
-               lease_until = $3, updated_at = $4
-             WHERE id = ANY ($1::text[]) RETURNING id, message_id, endpoint_id, attempts
-           )
-           SELECT u.id AS delivery_id, u.message_id AS delivery_message_id, u.attempts AS delivery_attempts, m.event_type AS message_event_type,
-                  m.body AS message_body, m.headers AS message_headers, m.created_at AS message_created_at, e.*
-           FROM u JOIN ${T.messages} m ON m.id = u.message_id JOIN ${T.endpoints} e ON e.id = u.endpoint_id`,
-          [picked.chosen, options.owner, date(options.now + options.leaseMs), now],
-        );
-        return rows.map((r) => ({
-          id: r.delivery_id as string,
-          messageId: r.delivery_message_id as string,
-          eventType: r.message_event_type as string,
-          body: r.message_body as string,
-          headers: r.message_headers as Record<string, string>,
-          attempt: r.delivery_attempts as number,
-          leaseOwner: options.owner,
-          messageCreatedAt: ms(r.message_created_at),
-          endpoint: toEndpoint(r),
-        }));
-      });
+           WHERE d.status = 'delivering' AND d.lease_until <= $1 AND e.enabled AND e.rate_limit IS NULL
+             AND NOT (d.endpoint_id = ANY ($2::text[]))
+           ORDER BY d.lease_until LIMIT $3 FOR UPDATE OF d SKIP LOCKED
+         ), pending AS (
+           SELECT d.id, d.endpoint_id, d.next_attempt_at AS due FROM ${T.deliveries} d
+           JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+           WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.enabled AND e.rate_limit IS NULL
+             AND NOT (d.endpoint_id = ANY ($2::text[]))
+           ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED
+         ), ranked AS (
+           SELECT id, due, row_number() OVER (PARTITION BY endpoint_id ORDER BY due) AS rn
+           FROM (SELECT * FROM expired UNION ALL SELECT * FROM pending) x
+         ), chosen AS (
+           SELECT id FROM ranked WHERE rn <= $4 ORDER BY due LIMIT $3
+         ), u AS (
+           UPDATE ${T.deliveries} d SET status = 'delivering', attempts = d.attempts + 1, lease_owner = $5,
+             lease_until = $6, updated_at = $1
+           FROM chosen WHERE d.id = chosen.id
+           RETURNING d.id, d.message_id, d.endpoint_id, d.attempts
+         )
+         SELECT u.id AS delivery_id, u.message_id AS delivery_message_id, u.attempts AS delivery_attempts,
+                m.event_type AS message_event_type, m.body AS message_body, m.headers AS message_headers,
+                m.created_at AS message_created_at, e.*
+         FROM u JOIN ${T.messages} m ON m.id = u.message_id JOIN ${T.endpoints} e ON e.id = u.endpoint_id`,
+        [
+          date(options.now),
+          [...(options.excludeEndpointIds ?? [])],
+          options.limit,
+          options.perEndpointLimit ?? options.limit,
+          options.owner,
+          date(options.now + options.leaseMs),
+        ],
+      );
+      const claimed = fast.map((r) => toClaimed(r, options.owner));
+      if (claimed.length >= options.limit) return claimed;
+      return [
+        ...claimed,
+        ...(await claimLimited({ ...options, limit: options.limit - claimed.length }, true)),
+      ];
     },
 
     async complete(input: CompleteInput): Promise<CompleteResult> {
       await init();
-      const { delivery, resolution, attempt, now } = input;
-      const failed = attempt.outcome !== 'succeeded';
-      const [row] = await q(
-        pool,
-        `WITH d AS (
-           UPDATE ${T.deliveries}
-           SET status = $4, next_attempt_at = $5, lease_owner = NULL, lease_until = NULL, last_error = $6,
-               updated_at = $7, finished_at = $8
-           WHERE id = $1 AND status = 'delivering' AND lease_owner = $2 AND attempts = $3
-           RETURNING id
-         ), a AS (
-           INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
-             status_code, error_code, error, response_snippet, outcome)
-           VALUES ($1, $9, $10, $3, $11, $12, $13, $14, $15, $16, $17)
-         ), e AS (
-           UPDATE ${T.endpoints}
-           SET consecutive_failures = CASE WHEN $18 THEN consecutive_failures + 1 ELSE 0 END
-           WHERE id = $10 AND EXISTS (SELECT 1 FROM d) AND ($18 OR consecutive_failures <> 0)
-           RETURNING consecutive_failures
-         )
-         SELECT (SELECT count(*) FROM d)::int AS applied, (SELECT consecutive_failures FROM e) AS failures`,
-        [
-          delivery.id,
-          delivery.leaseOwner,
-          delivery.attempt,
-          resolution.kind === 'retry' ? 'pending' : resolution.kind,
-          date(resolution.kind === 'retry' ? resolution.nextAttemptAt : now),
-          resolution.kind === 'succeeded' ? null : resolution.error,
-          date(now),
-          resolution.kind === 'retry' ? null : date(now),
-          delivery.messageId,
-          delivery.endpoint.id,
-          date(attempt.startedAt),
-          attempt.durationMs,
-          attempt.statusCode ?? null,
-          attempt.errorCode ?? null,
-          attempt.error ?? null,
-          attempt.responseSnippet ?? null,
-          attempt.outcome,
-          failed,
-        ],
-      );
-      if (row?.applied !== 1) return { applied: false };
-      if (!failed) return { applied: true };
-      const threshold = input.disableAfterFailures;
-      const failures = row.failures === null ? 0 : Number(row.failures);
-      const reason: DisabledReason | undefined =
-        input.disable ??
-        (threshold !== undefined && threshold > 0 && failures >= threshold
-          ? 'consecutive_failures'
-          : undefined);
-      if (!reason) return { applied: true };
-      // Conditional on `enabled`, so exactly one completion reports (and hooks) the disabling.
-      const [disabled] = await q(
-        pool,
-        `UPDATE ${T.endpoints} SET enabled = false, disabled_reason = $2, updated_at = $3
-         WHERE id = $1 AND enabled RETURNING *`,
-        [delivery.endpoint.id, reason, date(now)],
-      );
-      return disabled
-        ? { applied: true, disabled: { endpoint: toEndpoint(disabled), reason } }
-        : { applied: true };
+      return new Promise<CompleteResult>((resolve, reject) => {
+        pendingCompletions.push({ input, resolve, reject });
+        if (!flushing && pendingCompletions.length === 1) setImmediate(() => void flushCompletions());
+      });
     },
 
     async release(delivery, now) {
