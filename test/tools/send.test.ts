@@ -66,10 +66,13 @@ describe('send', () => {
   });
 
   it('synthesises a payload when the event has no example, and takes --data and --id', async () => {
+    // The fixture's stock.low has no example (Petstore's examples may grow over time).
+    const standard = path.join(repoRoot, 'test/tools/fixtures/standard.openapi.yaml');
+    const whsec = `whsec_${Buffer.from('send-test-standard-secret-32byte').toString('base64')}`;
     const io = memoryIo();
-    expect(
-      await sendCommand([PETSTORE, 'payment.failed', '--url', ok.url, '--secret', SECRET, '--json'], io),
-    ).toBe(0);
+    expect(await sendCommand([standard, 'stock.low', '--url', ok.url, '--secret', whsec, '--json'], io)).toBe(
+      0,
+    );
     expect((io.jsonLines()[0] as { payloadSource: string }).payloadSource).toBe(
       'synthesised from the schema',
     );
