@@ -3,6 +3,7 @@
  * the connection pinned to the checked address (no second DNS lookup to rebind), timeouts, response
  * caps and connection resets.
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendAttempt } from '../../runtime/deliver/http-attempt.js';
 import { createSender } from '../../runtime/deliver/sender.js';
@@ -202,6 +203,7 @@ describe('attempts on the wire', () => {
     expect(attempt).toMatchObject({ errorCode: 'blocked_address', outcome: 'failed' });
     await worker.stop();
     await outbox.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses insecure and internal URLs at registration', async () => {
@@ -223,5 +225,6 @@ describe('attempts on the wire', () => {
     );
     expect(await manager.list()).toHaveLength(0);
     await outbox.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
