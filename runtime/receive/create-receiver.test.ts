@@ -245,6 +245,54 @@ describe('createReceiver: pipeline', () => {
     expect(calls).toBe(1);
   });
 
+  it('renews the lease of a slow handler so a retry does not overlap it', async () => {
+    const T0 = 1_800_000_000_000;
+    let clock = T0;
+    const inner = memoryStore();
+    const renewals: number[] = [];
+    let renewed: () => void = () => {};
+    const store = {
+      ...inner,
+      extend: async (key: string, options: { leaseMs: number; now: number; token: string }) => {
+        const held = await inner.extend(key, options);
+        renewals.push(options.now);
+        renewed();
+        return held;
+      },
+    };
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    const receiver = createReceiver(petstore, {
+      secret: SECRET,
+      store,
+      now: () => clock,
+      tolerance: 10 ** 9,
+      leaseMs: 60,
+      handlers: {
+        'pet.adopted': async () => {
+          calls++;
+          await gate;
+        },
+      },
+    });
+    const d = delivery('pet.adopted', adopted(), { timestamp: T0 / 1000 });
+    const first = receiver.handle(d);
+    // Past the original lease (T0 + 60), renewed at T0 + 50 until T0 + 110.
+    clock = T0 + 50;
+    await new Promise<void>((resolve) => {
+      renewed = resolve;
+    });
+    clock = T0 + 100;
+    expect(await receiver.handle(d)).toMatchObject({ status: 409, outcome: 'in_progress' });
+    release();
+    expect((await first).outcome).toBe('processed');
+    expect(calls).toBe(1);
+    expect(renewals[0]).toBe(T0 + 50);
+  });
+
   it('takes over an expired lease of a crashed handler (injected clock)', async () => {
     let now = 1_800_000_000_000;
     const store = memoryStore();

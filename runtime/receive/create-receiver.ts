@@ -280,9 +280,11 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     }
     if (claim === 'duplicate') return statusResult(200, 'duplicate', 'already processed', ids);
     if (claim === 'in_progress') return inProgress(ids);
+    const stopRenewal = renewWhileRunning(store, key, owner, ids);
     try {
       await handler({ ...event, tx: undefined });
     } catch (cause) {
+      stopRenewal();
       try {
         await store.release(key, { token: owner });
       } catch (releaseError) {
@@ -291,6 +293,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       }
       return fail(new WebhookError('handler_failed', `Handler for "${event.type}" failed`, { cause }), ids);
     }
+    stopRenewal();
     try {
       await store.complete(key, { ttlMs, now: now() });
     } catch (error) {
@@ -298,6 +301,47 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       report(storeFailure(error), { outcome: 'processed', ...ids });
     }
     return statusResult(200, 'processed', 'processed', ids);
+  };
+
+  /**
+   * Keeps the lease of a running handler alive (every leaseMs / 3), so a slow handler is not
+   * overlapped by a retry; a crashed process stops renewing and its lease expires as designed.
+   */
+  const renewWhileRunning = (
+    s: IdempotencyStore<unknown>,
+    key: string,
+    owner: string,
+    ids: { id: string; type: string },
+  ): (() => void) => {
+    const extend = s.extend?.bind(s);
+    if (extend === undefined) return () => {};
+    let busy = false;
+    const timer = setInterval(
+      () => {
+        if (busy) return;
+        busy = true;
+        extend(key, { leaseMs, now: now(), token: owner })
+          .then((held) => {
+            if (held) return;
+            clearInterval(timer);
+            report(
+              new WebhookError(
+                'in_progress',
+                'The claim expired while the handler ran; a retry may run it again',
+              ),
+              { outcome: 'in_progress', ...ids },
+            );
+          })
+          .catch((error: unknown) => report(storeFailure(error), { outcome: 'failed', ...ids }))
+          .finally(() => {
+            busy = false;
+          });
+      },
+      Math.max(10, Math.floor(leaseMs / 3)),
+    );
+    // Never keep a process alive just to renew a lease.
+    (timer as { unref?: () => void }).unref?.();
+    return () => clearInterval(timer);
   };
 
   const inProgress = (ids: { id: string; type: string }): ReceiveResult =>

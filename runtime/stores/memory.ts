@@ -44,6 +44,7 @@ function warnOutsideTests(): void {
 
 export interface MemoryStore extends IdempotencyStore {
   readonly queue: EventQueue;
+  extend(key: string, options: ClaimOptions): Promise<boolean>;
 }
 
 export function memoryStore(): MemoryStore {
@@ -128,6 +129,12 @@ export function memoryStore(): MemoryStore {
       if (entry?.state === 'inflight') return 'in_progress';
       entries.set(key, { state: 'inflight', token, expiresAt: now + leaseMs });
       return 'claimed';
+    },
+    async extend(key: string, { leaseMs, now, token }: ClaimOptions) {
+      const entry = live(key, now);
+      if (entry?.state !== 'inflight' || entry.token !== token) return false;
+      entry.expiresAt = now + leaseMs;
+      return true;
     },
     async complete(key: string, { ttlMs, now }: CompleteOptions) {
       entries.set(key, { state: 'done', token: undefined, expiresAt: now + ttlMs });

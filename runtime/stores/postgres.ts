@@ -240,6 +240,14 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
       }
       return 'in_progress';
     },
+    async extend(key: string, { leaseMs, now, token }: ClaimOptions) {
+      const { rowCount } = await query(
+        'extend',
+        `UPDATE ${t} SET expires_at = $3 WHERE key = $1 AND state = 'inflight' AND token = $2 AND expires_at > $4`,
+        [key, token, now + leaseMs, now],
+      );
+      return rowCount > 0;
+    },
     async complete(key: string, { ttlMs, now }: CompleteOptions) {
       await query(
         'complete',

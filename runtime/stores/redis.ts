@@ -44,6 +44,15 @@ end
 return 0
 `;
 
+const EXTEND_SCRIPT = `
+local v = redis.call('GET', KEYS[1])
+if not v or string.sub(v, 1, string.len(ARGV[1])) ~= ARGV[1] then return 0 end
+local expires = tonumber(string.match(v, ':(%d+)$'))
+if expires == nil or expires <= tonumber(ARGV[4]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+`;
+
 function storeError(operation: string, cause: unknown): WebhookError {
   return new WebhookError('store_error', `Redis store: ${operation} failed`, { cause });
 }
@@ -74,6 +83,24 @@ export function redisStore(client: Redis | Cluster, options: RedisStoreOptions =
         throw new Error(`unexpected script result ${String(result)}`);
       } catch (cause) {
         throw storeError('claim', cause);
+      }
+    },
+    async extend(key, { leaseMs, now, token }) {
+      checkToken(token);
+      const px = Math.max(1, Math.ceil(leaseMs));
+      try {
+        const renewed = await client.eval(
+          EXTEND_SCRIPT,
+          1,
+          k(key),
+          `i:${token}:`,
+          `i:${token}:${now + leaseMs}`,
+          String(px),
+          String(now),
+        );
+        return renewed === 1;
+      } catch (cause) {
+        throw storeError('extend', cause);
       }
     },
     async complete(key, { ttlMs, now }) {

@@ -54,6 +54,7 @@ interface Statements {
   state: BetterSqlite3.Statement<[string], { state: string; expires_at: number }>;
   complete: BetterSqlite3.Statement<[{ key: string; expires: number }]>;
   release: BetterSqlite3.Statement<[{ key: string; token: string }]>;
+  extend: BetterSqlite3.Statement<[{ key: string; token: string; expires: number; now: number }]>;
   cleanup: BetterSqlite3.Statement<[number]>;
   enqueue: BetterSqlite3.Statement<[{ key: string; payload: string; now: number }]>;
   dequeue: BetterSqlite3.Statement<
@@ -112,6 +113,10 @@ function prepare(db: Database, t: string): Statements {
        ON CONFLICT (key) DO UPDATE SET state = 'done', token = NULL, expires_at = excluded.expires_at`,
     ),
     release: db.prepare(`DELETE FROM ${t} WHERE key = @key AND state = 'inflight' AND token = @token`),
+    extend: db.prepare(
+      `UPDATE ${t} SET expires_at = @expires
+       WHERE key = @key AND state = 'inflight' AND token = @token AND expires_at > @now`,
+    ),
     cleanup: db.prepare(`DELETE FROM ${t} WHERE expires_at <= ?`),
     // A dead-lettered key delivered again (e.g. a manual redelivery) is queued afresh.
     enqueue: db.prepare(
@@ -253,6 +258,8 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
         const state = stateOf(s, key, now);
         return state === 'claimed' ? 'in_progress' : state;
       }),
+    extend: (key: string, { leaseMs, now, token }: ClaimOptions) =>
+      op('extend', (_db, s) => s.extend.run({ key, token, expires: now + leaseMs, now }).changes > 0),
     complete: (key: string, { ttlMs, now }: CompleteOptions) =>
       op('complete', (_db, s) => {
         s.complete.run({ key, expires: now + ttlMs });

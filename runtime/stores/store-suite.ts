@@ -88,6 +88,26 @@ export function runStoreSuite<Tx>(name: string, options: StoreSuiteOptions<Tx>):
       expect(await store.claim(k, { leaseMs: 1000, now: T0 + 1600, token: 'late' })).toBe('duplicate');
     });
 
+    it('renews a lease only for its owner and only while it is still held', async (ctx) => {
+      const extend = store.extend?.bind(store);
+      if (extend === undefined) {
+        ctx.skip(`${name} cannot renew leases`);
+        return;
+      }
+      const k = key();
+      expect(await store.claim(k, { leaseMs: 1000, now: T0, token: 'owner' })).toBe('claimed');
+      expect(await extend(k, { leaseMs: 1000, now: T0 + 900, token: 'owner' })).toBe(true);
+      expect(await extend(k, { leaseMs: 1000, now: T0 + 900, token: 'intruder' })).toBe(false);
+      // Renewed to T0 + 1900: still held after the original expiry.
+      expect(await store.claim(k, { leaseMs: 1000, now: T0 + 1500, token: 'x' })).toBe('in_progress');
+      expect(await store.claim(k, { leaseMs: 1000, now: T0 + 1900, token: 'next' })).toBe('claimed');
+      // The first owner lost it: it can neither renew nor release the new owner's lease.
+      expect(await extend(k, { leaseMs: 1000, now: T0 + 1950, token: 'owner' })).toBe(false);
+      await store.complete(k, { ttlMs: TTL, now: T0 + 2000 });
+      expect(await extend(k, { leaseMs: 1000, now: T0 + 2001, token: 'next' })).toBe(false);
+      expect(await store.claim(k, { leaseMs: 1000, now: T0 + 2002, token: 'y' })).toBe('duplicate');
+    });
+
     it('forgets a done key after its TTL and cleanup removes expired keys', async () => {
       const keys = [key(), key(), key()];
       for (const k of keys) {

@@ -46,6 +46,11 @@ export interface IdempotencyStore<Tx = never> {
   claim(key: string, options: ClaimOptions): Promise<ClaimResult>;
   /** Mark `key` processed; later claims answer `duplicate` until the TTL passes. */
   complete(key: string, options: CompleteOptions): Promise<void>;
+  /**
+   * Renew a lease the caller still owns (long handlers): `false` when the claim was lost (expired and
+   * taken over, or completed). The receiver renews every `leaseMs / 3` while a handler runs.
+   */
+  extend?(key: string, options: ClaimOptions): Promise<boolean>;
   /** Give up a claim (the handler failed) so the sender's retry processes the event again. */
   release(key: string, options: ReleaseOptions): Promise<void>;
   /** Delete expired keys; returns how many were removed (0 where the backend expires keys itself). */
