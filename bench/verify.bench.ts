@@ -29,7 +29,8 @@ const theirs = new StandardWebhook(secret);
 const svix = new SvixWebhook(secret);
 
 console.log(
-  `node ${process.version}, ${minMs} ms per case and round, best of ${rounds} interleaved rounds\n`,
+  `node ${process.version}, ${minMs} ms × ${rounds} per case (${process.env.BENCH_CLOCK === 'wall' ? 'wall' : 'CPU'} time), ` +
+    `batches interleaved, median batch rate\n`,
 );
 
 const targets: { size: string; rawRatio: number; swRatio: number }[] = [];
@@ -37,7 +38,8 @@ for (const size of [1024, 16 * 1024]) {
   const body = jsonBody(size);
   const text = body.toString('utf8');
   const id = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
-  const timestamp = Math.floor(Date.now() / 1000);
+  // Slightly in the future: the delivery stays inside every verifier's ±300 s window for ~9 minutes.
+  const timestamp = Math.floor(Date.now() / 1000) + 240;
   const headers = standardWebhookHeaders({ id, timestamp, body, secret });
   const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]);
   const expected = Buffer.from((headers['webhook-signature'] ?? '').slice(3), 'base64');
@@ -50,23 +52,45 @@ for (const size of [1024, 16 * 1024]) {
   theirs.verify(text, headers);
   svix.verify(text, headers);
 
-  console.log(`── body ${size / 1024} KiB`);
-  const results = await compare(
+  const kib = `${size / 1024} KiB`;
+  const raw = () => timingSafeEqual(createHmac('sha256', key).update(signed).digest(), expected);
+  const mine = () => ours.verify({ headers, body });
+  // Groups, each interleaved: in one process the allocation-heavy JS verifiers' garbage is collected
+  // partly on the other cases' clock, so the ceiling comparison runs without them.
+  console.log(`── body ${kib}: the ceiling`);
+  const limit = await compare(
     {
-      [`raw node:crypto HMAC + timingSafeEqual (${size / 1024} KiB)`]: () =>
-        timingSafeEqual(createHmac('sha256', key).update(signed).digest(), expected),
-      [`gen-webhooks verify, node (${size / 1024} KiB)`]: () => ours.verify({ headers, body }),
-      [`gen-webhooks verify, web crypto (${size / 1024} KiB)`]: () => oursWeb.verify({ headers, body }),
-      [`standardwebhooks verify (${size / 1024} KiB)`]: () => theirs.verify(text, headers),
-      [`svix verify (${size / 1024} KiB)`]: () => svix.verify(text, headers),
+      [`raw node:crypto HMAC + timingSafeEqual (${kib})`]: raw,
+      [`gen-webhooks verify, node (${kib})`]: mine,
     },
     { minMs, rounds },
   );
-  const [raw, node, , standard, svixResult] = Object.values(results);
-  if (raw === undefined || node === undefined || standard === undefined || svixResult === undefined) continue;
-  const rawRatio = ratio('ours / raw', node, raw);
-  const swRatio = ratio('ours / standardwebhooks', node, standard);
-  ratio('ours / svix', node, svixResult);
+  console.log(`── body ${kib}: other verifiers`);
+  const others = await compare(
+    {
+      [`gen-webhooks verify, node (${kib})`]: mine,
+      [`standardwebhooks verify (${kib})`]: () => theirs.verify(text, headers),
+      [`svix verify (${kib})`]: () => svix.verify(text, headers),
+      [`gen-webhooks verify, web crypto (${kib})`]: () => oursWeb.verify({ headers, body }),
+    },
+    { minMs, rounds },
+  );
+  const [rawResult, oursAlone] = Object.values(limit);
+  const [oursShared, standard, svixResult, web] = Object.values(others);
+  if (
+    rawResult === undefined ||
+    oursAlone === undefined ||
+    oursShared === undefined ||
+    standard === undefined ||
+    svixResult === undefined ||
+    web === undefined
+  ) {
+    continue;
+  }
+  const rawRatio = ratio('ours / raw', oursAlone, rawResult);
+  const swRatio = ratio('ours / standardwebhooks', oursShared, standard);
+  ratio('ours / svix', oursShared, svixResult);
+  ratio('web crypto / node', web, oursShared);
   targets.push({ size: `${size / 1024} KiB`, rawRatio, swRatio });
   console.log('');
 }

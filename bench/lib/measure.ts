@@ -3,8 +3,8 @@
  *
  * `measure(name, fn, { minMs })` warms `fn` up, then times batches until `minMs` has elapsed and
  * reports the median ops/s of the batches (robust against a noisy, shared machine); it prints one line
- * and returns the result. `compare(cases, options)` measures several functions in interleaved rounds
- * (so drift in machine load hits all of them alike) and keeps each case's best round.
+ * and returns the result. `compare(cases, options)` measures several functions with interleaved
+ * batches (so drift in machine load hits all of them alike) and reports each case's median.
  * `ratio(label, a, b)` prints and returns a.hz / b.hz.
  */
 
@@ -29,7 +29,18 @@ export interface MeasureResult {
 
 type Bench = () => unknown;
 
-const now = () => Number(process.hrtime.bigint()) / 1e6;
+const wallMs = () => Number(process.hrtime.bigint()) / 1e6;
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/**
+ * Batches are timed in CPU time of this process by default (`BENCH_CLOCK=wall` for wall time): on a
+ * shared machine wall time also counts the moments the process was not scheduled at all. (Async work
+ * on the libuv thread pool, e.g. Web Crypto, is counted too: it is CPU the operation costs.)
+ */
+const now = process.env.BENCH_CLOCK === 'wall' ? wallMs : cpuMs;
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -46,13 +57,13 @@ async function runBatch(fn: Bench, size: number): Promise<number> {
   return now() - start;
 }
 
-/** Grows the batch until one batch takes ≈ 10 ms, so timer resolution does not matter. */
+/** Grows the batch until one batch takes ≈ 20 ms, so timer resolution does not matter. */
 async function calibrate(fn: Bench, warmupMs: number): Promise<number> {
   let size = 1;
-  const until = now() + warmupMs;
+  const until = wallMs() + warmupMs;
   let elapsed = await runBatch(fn, size);
-  while (elapsed < 10 || now() < until) {
-    if (elapsed < 10) size *= 2;
+  while (elapsed < 20 || wallMs() < until) {
+    if (elapsed < 20) size *= 2;
     elapsed = await runBatch(fn, size);
   }
   return size;
@@ -85,31 +96,52 @@ export async function measure(name: string, fn: Bench, options: MeasureOptions =
 }
 
 export interface CompareOptions extends MeasureOptions {
-  /** Interleaved rounds; each case keeps its best. Default 3. */
+  /** Total measuring time per case is `minMs × rounds`. Default 3. */
   readonly rounds?: number;
 }
 
+/**
+ * Measures several functions with their batches interleaved (A, B, C, A, B, C, …) and reports each
+ * case's median batch rate: a change in machine load hits every case alike, so ratios stay meaningful
+ * on a busy machine.
+ */
 export async function compare(
   cases: Readonly<Record<string, Bench>>,
   options: CompareOptions = {},
 ): Promise<Record<string, MeasureResult>> {
-  const rounds = options.rounds ?? 3;
-  const best: Record<string, MeasureResult> = {};
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, fn] of Object.entries(cases)) {
-      const result = await measure(name, fn, { ...options, print: false });
-      const previous = best[name];
-      if (previous === undefined || result.hz > previous.hz) best[name] = result;
+  const minMs = options.minMs ?? 1000;
+  const budget = minMs * (options.rounds ?? 3);
+  const entries = Object.entries(cases);
+  const sizes: number[] = [];
+  for (const [, fn] of entries) sizes.push(await calibrate(fn, options.warmupMs ?? minMs / 4));
+  const rates: number[][] = entries.map(() => []);
+  const spent: number[] = entries.map(() => 0);
+  const operations: number[] = entries.map(() => 0);
+  while (spent.some((ms) => ms < budget) || rates.some((list) => list.length < 5)) {
+    for (let i = 0; i < entries.length; i++) {
+      const fn = entries[i]?.[1];
+      const size = sizes[i] ?? 1;
+      if (fn === undefined) continue;
+      const elapsed = await runBatch(fn, size);
+      spent[i] = (spent[i] ?? 0) + elapsed;
+      operations[i] = (operations[i] ?? 0) + size;
+      rates[i]?.push((size * 1000) / Math.max(elapsed, 1e-6));
     }
   }
+  const results: Record<string, MeasureResult> = {};
+  entries.forEach(([name], i) => {
+    const samples = rates[i] ?? [];
+    const hz = median(samples);
+    results[name] = { name, hz, nsPerOp: 1e9 / hz, samples: samples.length, operations: operations[i] ?? 0 };
+  });
   if (options.print !== false) {
-    for (const result of Object.values(best)) {
+    for (const result of Object.values(results)) {
       console.log(
         `${result.name.padEnd(48)} ${formatHz(result.hz).padStart(14)} ops/s  ${result.nsPerOp.toFixed(0).padStart(8)} ns/op`,
       );
     }
   }
-  return best;
+  return results;
 }
 
 export function ratio(label: string, a: MeasureResult, b: MeasureResult): number {
