@@ -3,12 +3,20 @@
  * annotation is proven: the zod schema's output is assignable to the interface), and the emitted
  * validators agree with ajv on GitHub's real webhook examples.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../generator/model.js';
 import { cases } from '../generator/schema/__fixtures__/cases.js';
 import { closure, loadGithub } from '../generator/schema/__fixtures__/github.js';
-import { createAjv, loadSchemas, renderModule, typeCheck } from '../generator/schema/__fixtures__/harness.js';
+import {
+  createAjv,
+  loadSchemas,
+  renderModule,
+  repoRoot,
+  typeCheck,
+} from '../generator/schema/__fixtures__/harness.js';
 import { zodModulePragma } from '../generator/schema/index.js';
 
 const require = createRequire(import.meta.url);
@@ -130,3 +138,56 @@ describe('runtime agreement with ajv on real payloads', () => {
     expect(disagreements).toEqual([]);
   });
 });
+
+const octokitSchemas = path.resolve(repoRoot, '../shared/corpus/octokit-webhooks-schemas/schema.json');
+const hasCorpus = fs.existsSync(octokitSchemas);
+if (!hasCorpus) console.warn(`skipping the octokit draft-07 corpus test: ${octokitSchemas} is absent`);
+
+describe.skipIf(!hasCorpus)(
+  'a draft-07 corpus: @octokit/webhooks-schemas (344 definitions, oneOf of 66 events)',
+  () => {
+    it('every @octokit/webhooks-examples payload gets ajv’s verdict; its types compile', () => {
+      const rewrite = (value: unknown): unknown => {
+        if (Array.isArray(value)) return value.map(rewrite);
+        if (value === null || typeof value !== 'object') return value;
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(value)) {
+          out[k] =
+            k === '$ref' && typeof v === 'string' ? v.replace('#/definitions/', '#/schemas/') : rewrite(v);
+        }
+        return out;
+      };
+      const document = JSON.parse(fs.readFileSync(octokitSchemas, 'utf8')) as {
+        definitions: Record<string, JsonSchema>;
+        oneOf: JsonSchema[];
+      };
+      const schemas: Record<string, JsonSchema> = {};
+      for (const [key, schema] of Object.entries(document.definitions))
+        schemas[key] = rewrite(schema) as JsonSchema;
+      schemas['webhook-event'] = rewrite({ oneOf: document.oneOf }) as JsonSchema;
+      const module = renderModule(schemas, { file: 'schema.json' });
+      expect(module.diagnostics).toEqual([]);
+      const zodSchema = loadSchemas(module.schemas)[module.schemaNames.get('webhook-event') ?? ''];
+      const ajv = createAjv(schemas)('webhook-event');
+      const examples = require('@octokit/webhooks-examples') as { name: string; examples: unknown[] }[];
+      let compared = 0;
+      let accepted = 0;
+      const disagreements: string[] = [];
+      for (const group of examples) {
+        for (const example of group.examples) {
+          const expected = ajv(example);
+          const actual = zodSchema?.safeParse(example).success;
+          compared++;
+          if (actual) accepted++;
+          if (actual !== expected) disagreements.push(`${group.name}: ajv ${expected}, zod ${actual}`);
+        }
+      }
+      expect(compared).toBeGreaterThan(300);
+      expect(accepted).toBeGreaterThan(250);
+      expect(disagreements).toEqual([]);
+      // Types alone (schemas.ts with the pragma, as shipped): interfaces for 345 schemas compile.
+      const schemasText = `${zodModulePragma}\n${module.schemas}`;
+      expect(typeCheck({ 'types.ts': module.types, 'schemas.ts': schemasText })).toEqual([]);
+    }, 120_000);
+  },
+);

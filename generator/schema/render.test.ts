@@ -160,7 +160,7 @@ describe('zod text', () => {
     expect(text).toBe(
       [
         'export const PetSchema: z.ZodType<Pet> = z.lazy(() => z.looseObject({',
-        "  id: z.number().refine(Number.isInteger, 'Invalid input: expected integer'),",
+        "  id: z.number().refine(Number.isInteger, 'Expected an integer'),",
         '  name: z.string(),',
         '  tag: z.string().optional(),',
         '}));',
@@ -202,7 +202,7 @@ describe('zod text', () => {
       'z.int().gte(0).lte(10)',
     );
     expect(renderZodExpression({ type: 'integer', minimum: 0 }, 'a#/', context())).toBe(
-      "z.number().refine(Number.isInteger, 'Invalid input: expected integer').gte(0)",
+      "z.number().refine(Number.isInteger, 'Expected an integer').gte(0)",
     );
   });
 

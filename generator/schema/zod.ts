@@ -101,7 +101,7 @@ export function renderZod(node: Node, names: SchemaNames, indent = ''): string {
         ? 'z.number()'
         : safe
           ? 'z.int()'
-          : "z.number().refine(Number.isInteger, 'Invalid input: expected integer')";
+          : "z.number().refine(Number.isInteger, 'Expected an integer')";
       if (node.minimum !== undefined) out += `.gte(${num(node.minimum)})`;
       if (node.exclusiveMinimum !== undefined) out += `.gt(${num(node.exclusiveMinimum)})`;
       if (node.maximum !== undefined) out += `.lte(${num(node.maximum)})`;
