@@ -454,7 +454,7 @@ export class SchemaComparer {
  */
 function settle(model: ContractModel, schema: JsonSchema): { schema: Obj; nullable: boolean; docs: Obj } {
   let current = flattenAllOf(model, asObj(resolve(model, schema)));
-  const docs = current;
+  const outer = current;
   let nullable = false;
   for (let i = 0; i < 16; i++) {
     const split = splitNull(current);
@@ -462,6 +462,12 @@ function settle(model: ContractModel, schema: JsonSchema): { schema: Obj; nullab
     current = split.schema;
     if (refKey(current) === undefined) break;
     current = flattenAllOf(model, asObj(resolve(model, current)));
+  }
+  // Docs written next to a wrapper win; the target's own docs fill in (so unwrapping reports nothing).
+  const docs: Record<string, unknown> = {};
+  for (const keyword of DOCS) {
+    const value = outer[keyword] ?? current[keyword];
+    if (value !== undefined) docs[keyword] = value;
   }
   return { schema: current, nullable, docs };
 }

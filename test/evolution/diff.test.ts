@@ -284,6 +284,16 @@ describe('diffContracts: one fixture per rule', async () => {
     ]);
   });
 
+  it('a closed object widens the audience: removal breaks both, an optional addition breaks receivers', async () => {
+    const closed = await loadContract(fixture('additional-properties-closed'));
+    expect(changesOf(diffContracts(closed, await loadContract(fixture('closed-field-removed'))))).toEqual([
+      expect.objectContaining({ rule: 'field-removed', breaks: BOTH, pointer: `${PET}/name` }),
+    ]);
+    expect(changesOf(diffContracts(closed, await loadContract(fixture('closed-field-added'))))).toEqual([
+      expect.objectContaining({ rule: 'field-added', breaks: R, pointer: `${PET}/color` }),
+    ]);
+  });
+
   it('the text report groups per event, counts, and has no colour when not asked', async () => {
     const text = formatDiffText(diffContracts(base, await loadContract(fixture('type-changed'))));
     expect(text).toContain(`\n${EV}\n`);
