@@ -28,6 +28,7 @@ export const LISTEN_OPTIONS = {
   forward: { type: 'string' },
   'forward-invalid': { type: 'boolean' },
   'forward-timeout': { type: 'string' },
+  'public-url': { type: 'string' },
   'save-dir': { type: 'string' },
   'no-save': { type: 'boolean' },
   'body-lines': { type: 'string' },
@@ -58,6 +59,8 @@ Options:
   --forward <url>           Forward valid deliveries (exact bytes and headers) to your app
   --forward-invalid         Forward deliveries that failed a check too
   --forward-timeout <dur>   Time limit for the app's answer (default 10s)
+  --public-url <url>        URL senders post to (e.g. a tunnel), for schemes that sign the URL
+                            (Twilio); default this listener's address
   --save-dir <dir>          Where to save deliveries (default .deliveries)
   --no-save                 Do not save deliveries
   --body-lines <n>          Lines of each pretty-printed body to show (default 40; 0 hides bodies)
@@ -81,6 +84,8 @@ export function listenCommand(
     );
     const forwardText = stringFlag(args, 'forward');
     const forward = forwardText === undefined ? undefined : parseUrl(NAME, 'forward', forwardText).href;
+    const publicText = stringFlag(args, 'public-url');
+    const publicUrl = publicText === undefined ? undefined : parseUrl(NAME, 'public-url', publicText).href;
     const forwardTimeoutMs = parseDuration(
       NAME,
       'forward-timeout',
@@ -124,6 +129,7 @@ export function listenCommand(
       {
         port,
         host: stringFlag(args, 'host') ?? '127.0.0.1',
+        ...(publicUrl ? { publicUrl } : {}),
         targets,
         ...(saveDir ? { saveDir } : {}),
         ...(forward ? { forward } : {}),

@@ -31,6 +31,11 @@ export interface ListenOptions {
   readonly json?: boolean;
   /** Bodies larger than this are answered 413. Default 10 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * Public URL the sender posts to (e.g. a tunnel), for schemes that sign the URL (Twilio); request
+   * paths are resolved against it. Default: this listener's own address.
+   */
+  readonly publicUrl?: string;
   /** Lines of the pretty-printed body shown per delivery (text output). Default 40; 0 hides it. */
   readonly bodyLines?: number;
 }
@@ -96,7 +101,7 @@ export async function startListener(options: ListenOptions, io: ToolIo): Promise
     const rawHeaders = headerPairs(req.rawHeaders);
 
     let forwarded: ForwardResult | undefined;
-    let answer: { status: number; headers: Record<string, string>; body: Buffer | string };
+    let appResponse: HttpResponse | undefined;
     if (options.forward && (inspection.ok || options.forwardInvalid)) {
       const outcome = await forward(
         options.forward,
@@ -106,31 +111,30 @@ export async function startListener(options: ListenOptions, io: ToolIo): Promise
         options.forwardTimeoutMs ?? 10_000,
       );
       forwarded = outcome.result;
-      answer = outcome.response
-        ? {
-            status: outcome.response.status,
-            headers: contentType(outcome.response),
-            body: outcome.response.body,
-          }
-        : {
-            status: 502,
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ error: `forward to ${options.forward} failed: ${outcome.result.error}` }),
-          };
-      // An invalid delivery keeps its own verdict status even if the app accepted it.
-      if (!inspection.ok) answer = { ...answer, status: inspection.status };
-    } else if (inspection.ok) {
-      answer = {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ok: true, event: inspection.event, id: inspection.id }),
-      };
-    } else {
+      appResponse = outcome.response;
+    }
+    let answer: { status: number; headers: Record<string, string>; body: Buffer | string };
+    if (!inspection.ok) {
+      // An invalid delivery gets its verdict even when it was forwarded (--forward-invalid).
       const failed = inspection.checks.find((c) => !c.ok);
       answer = {
         status: inspection.status,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ error: { check: failed?.name, detail: failed?.detail, at: failed?.at } }),
+      };
+    } else if (appResponse) {
+      answer = { status: appResponse.status, headers: contentType(appResponse), body: appResponse.body };
+    } else if (forwarded) {
+      answer = {
+        status: 502,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ error: `forward to ${options.forward} failed: ${forwarded.error}` }),
+      };
+    } else {
+      answer = {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ok: true, event: inspection.event, id: inspection.id }),
       };
     }
 
@@ -190,7 +194,7 @@ export async function startListener(options: ListenOptions, io: ToolIo): Promise
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  base = `${url}/`;
+  base = options.publicUrl ?? `${url}/`;
   return {
     url,
     port: address.port,

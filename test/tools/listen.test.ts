@@ -305,6 +305,53 @@ describe('listen edge cases', () => {
     }
   });
 
+  it('an unreachable app answers 502; --forward-invalid forwards rejected deliveries but keeps their status', async () => {
+    const { closedPort } = await import('./helpers.js');
+    const port = await closedPort();
+    const down = await listen([
+      PETSTORE,
+      '--secret',
+      SECRET,
+      '--no-save',
+      '--json',
+      '--forward',
+      `http://127.0.0.1:${port}/`,
+    ]);
+    try {
+      const io = memoryIo();
+      expect(await sendCommand([PETSTORE, 'order.created', '--url', down.url, '--secret', SECRET], io)).toBe(
+        1,
+      );
+      expect(io.out()).toMatch(/← 502 Bad Gateway/);
+      expect(io.out()).toContain('ECONNREFUSED');
+      expect(deliveries(down.io)[0]?.forwarded?.error).toMatch(/ECONNREFUSED/);
+    } finally {
+      await down.stop();
+    }
+    const both = await listen([
+      PETSTORE,
+      '--secret',
+      SECRET,
+      '--no-save',
+      '--json',
+      '--forward',
+      app.url,
+      '--forward-invalid',
+    ]);
+    try {
+      const before = app.requests.length;
+      const io = memoryIo();
+      expect(
+        await sendCommand([PETSTORE, 'order.created', '--url', both.url, '--secret', 'not-the-secret'], io),
+      ).toBe(1);
+      expect(io.out()).toMatch(/← 401 Unauthorized/);
+      expect(app.requests.length).toBe(before + 1);
+      expect(deliveries(both.io)[0]).toMatchObject({ status: 401, forwarded: { status: 202 } });
+    } finally {
+      await both.stop();
+    }
+  });
+
   it('a busy port or a bad flag is one line and exit 2', async () => {
     const busy = await listen(['--no-save']);
     try {
