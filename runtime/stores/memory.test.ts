@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStore } from './memory.js';
 import { runStoreSuite } from './store-suite.js';
 
-runStoreSuite('memory', { create: () => memoryStore() });
+runStoreSuite('memory', { queue: true, create: () => memoryStore() });
 
 describe('memoryStore outside tests', () => {
   it('warns once that it is for tests only', () => {

@@ -30,10 +30,14 @@ afterAll(async () => {
 });
 
 runStoreSuite('postgres (Pool)', {
+  transactions: true,
+  queue: true,
   skip: url === undefined,
   create: () => postgresStore(pool(), { table: table('gw_st_pool') }),
 });
 runStoreSuite('postgres (Client)', {
+  transactions: true,
+  queue: true,
   skip: url === undefined,
   create: async () => {
     const client = new pg.Client({ connectionString: url });

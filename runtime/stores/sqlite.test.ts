@@ -10,8 +10,14 @@ import { runStoreSuite } from './store-suite.js';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-sqlite-store-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-runStoreSuite('sqlite (file path)', { create: () => sqliteStore(path.join(dir, 'a.db')) });
+runStoreSuite('sqlite (file path)', {
+  transactions: true,
+  queue: true,
+  create: () => sqliteStore(path.join(dir, 'a.db')),
+});
 runStoreSuite('sqlite (Database instance)', {
+  transactions: true,
+  queue: true,
   create: () => sqliteStore(new Database(path.join(dir, 'b.db')), { table: 'hooks_dedupe' }),
 });
 

@@ -14,6 +14,10 @@ export interface StoreSuiteOptions<Tx> {
   readonly teardown?: () => Promise<void>;
   /** The backend expires keys itself, so `cleanup` removes nothing. */
   readonly expiresItself?: boolean;
+  /** The store implements `transaction` (transactional mode). */
+  readonly transactions?: boolean;
+  /** The store has an ack-fast `queue`. */
+  readonly queue?: boolean;
   /** Skip the whole suite (e.g. no DATABASE_URL). */
   readonly skip?: boolean;
 }
@@ -88,12 +92,9 @@ export function runStoreSuite<Tx>(name: string, options: StoreSuiteOptions<Tx>):
       expect(await store.claim(k, { leaseMs: 1000, now: T0 + 1600, token: 'late' })).toBe('duplicate');
     });
 
-    it('renews a lease only for its owner and only while it is still held', async (ctx) => {
+    it('renews a lease only for its owner and only while it is still held', async () => {
       const extend = store.extend?.bind(store);
-      if (extend === undefined) {
-        ctx.skip(`${name} cannot renew leases`);
-        return;
-      }
+      if (extend === undefined) throw new Error(`${name} cannot renew leases`);
       const k = key();
       expect(await store.claim(k, { leaseMs: 1000, now: T0, token: 'owner' })).toBe('claimed');
       expect(await extend(k, { leaseMs: 1000, now: T0 + 900, token: 'owner' })).toBe(true);
@@ -140,87 +141,87 @@ export function runStoreSuite<Tx>(name: string, options: StoreSuiteOptions<Tx>):
       expect(results.filter((r) => r === 'in_progress')).toHaveLength(49);
     });
 
-    it('transaction: commits the done row with the work, rolls both back on failure', async (ctx) => {
-      const tx = store.transaction?.bind(store);
-      if (tx === undefined) {
-        ctx.skip(`${name} has no transactional mode`);
-        return;
-      }
-      const opts = { leaseMs: LEASE, ttlMs: TTL, now: T0, token: 't' };
-      const failing = key();
-      await expect(
-        tx(failing, opts, () => {
-          throw new Error('boom');
-        }),
-      ).rejects.toThrow('boom');
-      // The rollback removed the dedupe row: the retry runs.
-      expect(await tx(failing, opts, () => 7)).toEqual({ status: 'committed', value: 7 });
-      expect(await tx(failing, opts, () => 8)).toEqual({ status: 'duplicate' });
-      expect(await store.claim(failing, { leaseMs: LEASE, now: T0, token: 'x' })).toBe('duplicate');
-
-      const leased = key();
-      expect(await store.claim(leased, { leaseMs: LEASE, now: T0, token: 'x' })).toBe('claimed');
-      expect(await tx(leased, opts, () => 1)).toEqual({ status: 'in_progress' });
-      expect(await tx(leased, { ...opts, now: T0 + LEASE }, () => 2)).toEqual({
-        status: 'committed',
-        value: 2,
-      });
-
-      const raced = key();
-      const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) =>
-          tx(raced, opts, async () => {
-            await new Promise((resolve) => setTimeout(resolve, 5));
-            return i;
+    // Registered only for stores that have the capability (nothing is reported as skipped).
+    if (options.transactions === true) {
+      it('transaction: commits the done row with the work, rolls both back on failure', async () => {
+        const tx = store.transaction?.bind(store);
+        if (tx === undefined) throw new Error(`${name} has no transaction()`);
+        const opts = { leaseMs: LEASE, ttlMs: TTL, now: T0, token: 't' };
+        const failing = key();
+        await expect(
+          tx(failing, opts, () => {
+            throw new Error('boom');
           }),
-        ),
-      );
-      expect(results.filter((r) => r.status === 'committed')).toHaveLength(1);
-    });
+        ).rejects.toThrow('boom');
+        // The rollback removed the dedupe row: the retry runs.
+        expect(await tx(failing, opts, () => 7)).toEqual({ status: 'committed', value: 7 });
+        expect(await tx(failing, opts, () => 8)).toEqual({ status: 'duplicate' });
+        expect(await store.claim(failing, { leaseMs: LEASE, now: T0, token: 'x' })).toBe('duplicate');
 
-    it('queue: enqueues once per key, leases, retries, acks and dead-letters', async (ctx) => {
-      const queue = store.queue;
-      if (queue === undefined) {
-        ctx.skip(`${name} has no queue`);
-        return;
-      }
-      // Drain leftovers of earlier runs sharing the backend (none expected with unique tables).
-      const base = await queue.counts();
-      const a = key();
-      const b = key();
-      expect(await queue.enqueue(a, '{"n":1}', { now: T0 })).toBe(true);
-      expect(await queue.enqueue(a, '{"n":1}', { now: T0 })).toBe(false);
-      expect(await queue.enqueue(b, '{"n":2}', { now: T0 + 1 })).toBe(true);
-      expect(await queue.counts()).toEqual({ pending: base.pending + 2, failed: base.failed });
+        const leased = key();
+        expect(await store.claim(leased, { leaseMs: LEASE, now: T0, token: 'x' })).toBe('claimed');
+        expect(await tx(leased, opts, () => 1)).toEqual({ status: 'in_progress' });
+        expect(await tx(leased, { ...opts, now: T0 + LEASE }, () => 2)).toEqual({
+          status: 'committed',
+          value: 2,
+        });
 
-      const first = await queue.dequeue({ now: T0 + 10, leaseMs: 1000, limit: 1 });
-      expect(first).toHaveLength(1);
-      expect(first[0]).toMatchObject({ key: a, payload: '{"n":1}', attempts: 1 });
-      const second = await queue.dequeue({ now: T0 + 10, leaseMs: 1000, limit: 10 });
-      expect(second.map((e) => e.key)).toEqual([b]);
-      // Both leased: nothing more is due until a lease expires.
-      expect(await queue.dequeue({ now: T0 + 500, leaseMs: 1000, limit: 10 })).toEqual([]);
-      // A worker died holding `a`: after the lease it is handed out again.
-      const again = await queue.dequeue({ now: T0 + 1010, leaseMs: 1000, limit: 10 });
-      expect(again.map((e) => [e.key, e.attempts])).toEqual([
-        [a, 2],
-        [b, 2],
-      ]);
-      const [ea, eb] = again;
-      if (ea === undefined || eb === undefined) throw new Error('unreachable');
-      await queue.retry(ea.seq, { availableAt: T0 + 5000, error: 'Error: flaky' });
-      await queue.ack(eb.seq);
-      expect(await queue.dequeue({ now: T0 + 4999, leaseMs: 1000, limit: 10 })).toEqual([]);
-      const retried = await queue.dequeue({ now: T0 + 5000, leaseMs: 1000, limit: 10 });
-      expect(retried.map((e) => [e.key, e.attempts])).toEqual([[a, 3]]);
-      await queue.fail((retried[0] as { seq: string }).seq, { error: 'Error: gave up' });
-      expect(await queue.counts()).toEqual({ pending: base.pending, failed: base.failed + 1 });
-      expect(await queue.dequeue({ now: T0 + 99_999, leaseMs: 1000, limit: 10 })).toEqual([]);
-      // A new delivery of a dead-lettered event queues it again.
-      expect(await queue.enqueue(a, '{"n":1}', { now: T0 + 100_000 })).toBe(true);
-      const revived = await queue.dequeue({ now: T0 + 100_000, leaseMs: 1000, limit: 10 });
-      expect(revived.map((e) => [e.key, e.attempts])).toEqual([[a, 1]]);
-      await queue.ack((revived[0] as { seq: string }).seq);
-    });
+        const raced = key();
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            tx(raced, opts, async () => {
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              return i;
+            }),
+          ),
+        );
+        expect(results.filter((r) => r.status === 'committed')).toHaveLength(1);
+      });
+    }
+
+    // Registered only for stores that have the capability (nothing is reported as skipped).
+    if (options.queue === true) {
+      it('queue: enqueues once per key, leases, retries, acks and dead-letters', async () => {
+        const queue = store.queue;
+        if (queue === undefined) throw new Error(`${name} has no queue`);
+        // Drain leftovers of earlier runs sharing the backend (none expected with unique tables).
+        const base = await queue.counts();
+        const a = key();
+        const b = key();
+        expect(await queue.enqueue(a, '{"n":1}', { now: T0 })).toBe(true);
+        expect(await queue.enqueue(a, '{"n":1}', { now: T0 })).toBe(false);
+        expect(await queue.enqueue(b, '{"n":2}', { now: T0 + 1 })).toBe(true);
+        expect(await queue.counts()).toEqual({ pending: base.pending + 2, failed: base.failed });
+
+        const first = await queue.dequeue({ now: T0 + 10, leaseMs: 1000, limit: 1 });
+        expect(first).toHaveLength(1);
+        expect(first[0]).toMatchObject({ key: a, payload: '{"n":1}', attempts: 1 });
+        const second = await queue.dequeue({ now: T0 + 10, leaseMs: 1000, limit: 10 });
+        expect(second.map((e) => e.key)).toEqual([b]);
+        // Both leased: nothing more is due until a lease expires.
+        expect(await queue.dequeue({ now: T0 + 500, leaseMs: 1000, limit: 10 })).toEqual([]);
+        // A worker died holding `a`: after the lease it is handed out again.
+        const again = await queue.dequeue({ now: T0 + 1010, leaseMs: 1000, limit: 10 });
+        expect(again.map((e) => [e.key, e.attempts])).toEqual([
+          [a, 2],
+          [b, 2],
+        ]);
+        const [ea, eb] = again;
+        if (ea === undefined || eb === undefined) throw new Error('unreachable');
+        await queue.retry(ea.seq, { availableAt: T0 + 5000, error: 'Error: flaky' });
+        await queue.ack(eb.seq);
+        expect(await queue.dequeue({ now: T0 + 4999, leaseMs: 1000, limit: 10 })).toEqual([]);
+        const retried = await queue.dequeue({ now: T0 + 5000, leaseMs: 1000, limit: 10 });
+        expect(retried.map((e) => [e.key, e.attempts])).toEqual([[a, 3]]);
+        await queue.fail((retried[0] as { seq: string }).seq, { error: 'Error: gave up' });
+        expect(await queue.counts()).toEqual({ pending: base.pending, failed: base.failed + 1 });
+        expect(await queue.dequeue({ now: T0 + 99_999, leaseMs: 1000, limit: 10 })).toEqual([]);
+        // A new delivery of a dead-lettered event queues it again.
+        expect(await queue.enqueue(a, '{"n":1}', { now: T0 + 100_000 })).toBe(true);
+        const revived = await queue.dequeue({ now: T0 + 100_000, leaseMs: 1000, limit: 10 });
+        expect(revived.map((e) => [e.key, e.attempts])).toEqual([[a, 1]]);
+        await queue.ack((revived[0] as { seq: string }).seq);
+      });
+    }
   });
 }
