@@ -153,7 +153,7 @@ export class SchemaComparer {
         : added.length > 0
           ? 'type-widened'
           : 'type-narrowed';
-    out.push({ rule, pointer: ptr, keyword: 'type', message: `type ${old} → ${now}`, old, new: now });
+    out.push({ rule, pointer: ptr, keyword: 'type', message: rule.replace('-', ' '), old, new: now });
     if (to === undefined || tn === undefined) return true;
     return [...tn].some((t) => typeCovered(t, to) || [...to].some((u) => typeCovered(u, tn)));
   }
@@ -210,7 +210,7 @@ export class SchemaComparer {
         rule: relaxed ? 'constraint-relaxed' : 'constraint-tightened',
         pointer: ptr,
         keyword,
-        message: `${keyword} ${what}${a !== undefined && b !== undefined ? ` (${a} → ${b})` : ''}`,
+        message: `${keyword} ${what}`,
         old: a,
         new: b,
       });
