@@ -49,7 +49,7 @@ describe('tsc --strict over emitted modules', () => {
     expect(
       typeCheck({ 'types.ts': module.types, 'schemas.ts': module.schemas, 'consumer.ts': consumer }),
     ).toEqual([]);
-  });
+  }, 180_000);
 
   it('the check is real: a schema annotated with the wrong interface is a type error', () => {
     const module = renderModule({
@@ -62,7 +62,7 @@ describe('tsc --strict over emitted modules', () => {
     expect(diagnostics.join('\n')).toMatch(
       /schemas\.ts:\d+ Type 'ZodLazy<ZodObject<.*is not assignable to type 'ZodType<B/s,
     );
-  });
+  }, 180_000);
 
   it('with the module pragma consumers skip re-checking zod inference but still get the annotated types', () => {
     const module = renderModule({ Pet: cases['objectRequiredOptional']?.schema ?? {} });
@@ -80,7 +80,7 @@ describe('tsc --strict over emitted modules', () => {
     });
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatch(/consumer\.ts:4 Type 'number' is not assignable to type 'string'/);
-  });
+  }, 180_000);
 
   it('GitHub (10 busiest events and their 50+ component schemas): zero diagnostics with checked annotations', () => {
     const github = loadGithub();
@@ -99,7 +99,7 @@ describe('tsc --strict over emitted modules', () => {
     const module = renderModule(closure(github.schemas, roots), { file: 'api.github.com.json' });
     expect(module.typeNames.size).toBeGreaterThanOrEqual(50);
     expect(typeCheck({ 'types.ts': module.types, 'schemas.ts': module.schemas })).toEqual([]);
-  });
+  }, 180_000);
 });
 
 describe('runtime agreement with ajv on real payloads', () => {
@@ -136,7 +136,7 @@ describe('runtime agreement with ajv on real payloads', () => {
     // what matters is that the emitted validator says exactly what a JSON Schema validator says.
     expect(accepted).toBeGreaterThan(25);
     expect(disagreements).toEqual([]);
-  });
+  }, 180_000);
 });
 
 const octokitSchemas = path.resolve(repoRoot, '../shared/corpus/octokit-webhooks-schemas/schema.json');

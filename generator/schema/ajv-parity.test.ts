@@ -199,5 +199,5 @@ describe('emitted zod accepts exactly what ajv accepts', () => {
       ),
       { numRuns: 150 },
     );
-  });
+  }, 120_000);
 });

@@ -48,6 +48,17 @@ export const cases: Readonly<Record<string, Case>> = {
     valid: [{}, { a: 'x' }],
     invalid: [{ a: 'x', b: 1 }, { b: 1 }],
   },
+  objectClosedEmpty: {
+    schema: { type: 'object', additionalProperties: false },
+    valid: [{}],
+    invalid: [{ a: 1 }, []],
+  },
+  objectRequiredClosed: {
+    // Required but undeclared under additionalProperties:false can never be satisfied.
+    schema: { type: 'object', required: ['a'], additionalProperties: false },
+    valid: [],
+    invalid: [{}, { a: 1 }],
+  },
   objectOpenTrue: {
     schema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true },
     valid: [{}, { a: 'x', b: [1] }],
