@@ -227,6 +227,14 @@ const CASES: Record<string, Expected> = {
     pointer: '/envelope/fields',
   },
   'selector-changed': { rule: 'selector-changed', breaks: BOTH, location: 'contract', pointer: '/selector' },
+  'event-match-changed': {
+    rule: 'event-match-changed',
+    breaks: BOTH,
+    location: 'event',
+    pointer: '/match/body',
+    event: 'pet.returned',
+    new: 'pet.returned.v2',
+  },
   // safe
   'optional-field-added': {
     rule: 'field-added',
@@ -236,6 +244,7 @@ const CASES: Record<string, Expected> = {
     event: EV,
     new: 'string',
   },
+  'retry-changed': { rule: 'retry-changed', breaks: [], location: 'contract', pointer: '/retry' },
   'event-added': { rule: 'event-added', breaks: [], location: 'event', pointer: '', event: 'pet.vaccinated' },
 };
 
