@@ -13,6 +13,8 @@ export interface Doc {
   readonly description?: string;
   readonly deprecated?: boolean;
   readonly default?: { readonly value: unknown };
+  /** `format` (the TS type is just `string`/`number`, so the comment carries it). */
+  readonly format?: string;
 }
 
 export interface PropertyNode {
@@ -169,12 +171,14 @@ export function docOf(schema: JsonSchema): Doc {
     description?: string;
     deprecated?: boolean;
     default?: { value: unknown };
+    format?: string;
   } = {};
   if (typeof schema['title'] === 'string' && schema['title'] !== '') doc.title = schema['title'];
   if (typeof schema['description'] === 'string' && schema['description'] !== '')
     doc.description = schema['description'];
   if (schema['deprecated'] === true) doc.deprecated = true;
   if (hasOwn(schema, 'default')) doc.default = { value: schema['default'] };
+  if (typeof schema['format'] === 'string' && schema['format'] !== '') doc.format = schema['format'];
   return doc;
 }
 

@@ -23,6 +23,7 @@ export function docLines(doc: Doc): string[] {
     if (lines.length > 0) lines.push('');
     lines.push(...escapeComment(doc.description.trim()).split('\n'));
   }
+  if (doc.format) lines.push(`@format ${escapeComment(doc.format)}`);
   if (doc.default !== undefined) {
     const text = defaultText(doc.default.value);
     if (text !== undefined) lines.push(`@default ${escapeComment(text)}`);

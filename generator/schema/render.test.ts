@@ -50,7 +50,14 @@ describe('TypeScript text', () => {
       context(),
     );
     expect(text).toBe(
-      ['export interface Pet {', '  id: number;', '  name: string;', '  tag?: string;', '}'].join('\n'),
+      [
+        'export interface Pet {',
+        '  /** @format int64 */',
+        '  id: number;',
+        '  name: string;',
+        '  tag?: string;',
+        '}',
+      ].join('\n'),
     );
   });
 
@@ -135,6 +142,15 @@ describe('TypeScript text', () => {
         '}',
       ].join('\n'),
     );
+  });
+
+  it('documents formats, which the type alone cannot carry', () => {
+    const text = renderTypeExpression(
+      { type: 'object', properties: { at: { type: 'string', format: 'date-time' } } },
+      'a#/',
+      context(),
+    );
+    expect(text).toBe('{\n  /** @format date-time */\n  at?: string;\n}');
   });
 
   it('breaks long unions onto lines', () => {
