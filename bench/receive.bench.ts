@@ -64,7 +64,7 @@ async function loadGenerator(url: string): Promise<void> {
   }>;
   // Deliveries are signed before the clock starts, so the load generator spends its CPU on sending.
   const prefix = `${process.pid}_${Date.now()}`;
-  const pool = Array.from({ length: Math.min(200_000, seconds * 10_000) }, () => signedDelivery(prefix));
+  const pool = Array.from({ length: Math.min(300_000, seconds * 15_000) }, () => signedDelivery(prefix));
   let next = 0;
   const result = await autocannon({
     url,

@@ -192,19 +192,68 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
   };
 
   /**
-   * Runs a synchronous operation. While a transactional handler awaits inside an open transaction,
-   * operations queue behind it instead of joining (and being rolled back with) that transaction.
+   * Group commit: operations arriving in the same event-loop turn run in one `BEGIN IMMEDIATE …
+   * COMMIT`, so concurrent requests share one WAL commit instead of paying one each (the commit, not
+   * the statement, is what costs). Each caller is answered only after the commit, so a claim is
+   * durable and visible to other processes before its handler runs. While a transactional handler
+   * awaits inside an open transaction, the batch waits behind it instead of joining (and being rolled
+   * back with) that transaction.
    */
-  const op = async <T>(name: string, fn: (db: Database, s: Statements) => T): Promise<T> => {
+  interface Pending {
+    readonly name: string;
+    readonly run: (db: Database, s: Statements) => unknown;
+    readonly resolve: (value: unknown) => void;
+    readonly reject: (error: unknown) => void;
+  }
+  let pending: Pending[] = [];
+  let scheduled = false;
+
+  const flush = async (): Promise<void> => {
     const { db, s } = await init();
-    const run = (): T => {
+    const runBatch = (): void => {
+      scheduled = false;
+      const batch = pending;
+      pending = [];
+      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
       try {
-        return fn(db, s);
+        db.transaction(() => {
+          for (const item of batch) {
+            try {
+              outcomes.push({ ok: true, value: item.run(db, s) });
+            } catch (error) {
+              // A failed statement is rolled back on its own; the rest of the batch still commits.
+              outcomes.push({ ok: false, error: storeError(item.name, error) });
+            }
+          }
+        }).immediate();
       } catch (cause) {
-        throw storeError(name, cause);
+        // BEGIN or COMMIT failed: nothing in the batch happened.
+        for (const item of batch) item.reject(storeError(item.name, cause));
+        return;
       }
+      batch.forEach((item, i) => {
+        const outcome = outcomes[i];
+        if (outcome?.ok === true) item.resolve(outcome.value);
+        else item.reject(outcome?.error);
+      });
     };
-    return lock.idle ? run() : lock.run(run);
+    if (lock.idle) runBatch();
+    else await lock.run(runBatch);
+  };
+
+  const op = async <T>(name: string, run: (db: Database, s: Statements) => T): Promise<T> => {
+    await init();
+    return new Promise<T>((resolve, reject) => {
+      pending.push({ name, run, resolve: resolve as (value: unknown) => void, reject });
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(() => {
+        flush().catch((error: unknown) => {
+          for (const item of pending.splice(0)) item.reject(error);
+          scheduled = false;
+        });
+      });
+    });
   };
 
   const stateOf = (s: Statements, key: string, now: number): ClaimResult => {
