@@ -52,7 +52,7 @@ export function emitContract(model: ContractModel, options: EmitOptions): Emitte
   const ctx = createSchemaContext(model, names, diagnostics);
   const files = new Map<string, string>();
   files.set('types.ts', emitTypesFile(model, names, ctx, heavyHeader));
-  files.set('schemas.ts', emitSchemasFile(model, names, ctx, heavyHeader));
+  files.set('schemas.ts', emitSchemasFile(model, names, ctx, heavyHeader, options.runtimeImport));
   files.set('contract.ts', emitContractFile(model, names, header, options.runtimeImport));
   files.set('sender.ts', emitSenderFile(model, header, options.runtimeImport));
   files.set('receiver.ts', emitReceiverFile(model, header, options.runtimeImport));

@@ -13,6 +13,7 @@ export function emitSchemasFile(
   names: ModuleNames,
   ctx: ModuleSchemaContext,
   header: string,
+  runtime: string,
 ): string {
   const blocks: string[] = [];
   const typeImports = new Set<string>(['EventName', 'Events']);
@@ -32,7 +33,10 @@ export function emitSchemasFile(
   }
   const entries = names.events.map(({ event, schema }) => `  ${quote(event.name)}: ${schema},\n`);
   blocks.push(
-    `/** The payload schema of every event. */\nexport const eventSchemas: { readonly [K in EventName]: z.ZodType<Events[K]> } = {${
+    // Typed as the runtime's StandardSchemaV1 first: contract.ts then hands these to `Contract<Events>`
+    // by identity instead of tsc relating zod's types to the Standard Schema interface per event
+    // (a quarter of a consumer's tsc time on GitHub's 260 events).
+    `/** The payload schema of every event. */\nexport const eventSchemas: {\n  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]> & z.ZodType<Events[K]>;\n} = {${
       entries.length > 0 ? `\n${entries.join('')}` : ''
     }};`,
   );
@@ -41,5 +45,5 @@ export function emitSchemasFile(
     imports.length <= 4
       ? `import type { ${imports.join(', ')} } from './types.js';\n`
       : `import type {\n${imports.map((n) => `  ${n},\n`).join('')}} from './types.js';\n`;
-  return `${header}import { z } from 'zod';\n${importLine}\n${blocks.join('\n\n')}\n`;
+  return `${header}import type { StandardSchemaV1 } from ${quote(runtime)};\nimport { z } from 'zod';\n${importLine}\n${blocks.join('\n\n')}\n`;
 }

@@ -7,6 +7,7 @@ export interface Invoice {
   currency: 'usd' | 'eur' | 'gbp';
   memo?: string | null;
   lines: InvoiceLine[];
+  /** @format date-time */
   paidAt?: string;
 }
 

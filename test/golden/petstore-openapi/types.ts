@@ -33,10 +33,12 @@ export interface Money {
 /** A customer order (adoption fees, food, accessories). */
 export interface Order {
   id: OrderId;
+  /** @format uuid */
   customerId: string;
   status: 'pending' | 'paid' | 'completed' | 'cancelled';
   items: OrderItem[];
   total: Money;
+  /** @format date-time */
   createdAt: string;
   shippingAddress?: Address | null;
 }
@@ -68,12 +70,16 @@ export interface Pet {
   species: 'dog' | 'cat' | 'bird' | 'rabbit' | 'fish' | 'reptile';
   breed?: string | null;
   status: PetStatus;
+  /** @format date */
   birthDate?: string;
   tags?: string[];
   photoUrls?: string[];
 }
 
-/** Numeric pet identifier. */
+/**
+ * Numeric pet identifier.
+ * @format int64
+ */
 export type PetId = number;
 
 /** Where a pet is in the adoption process. */
@@ -86,6 +92,7 @@ export interface WalletPayment {
 
 export interface OrderCompletedPayload {
   orderId: OrderId;
+  /** @format date-time */
   completedAt: string;
   total: Money;
   /** @default "pickup" */
@@ -108,16 +115,22 @@ export interface PaymentSucceededPayload {
   orderId: OrderId;
   amount: Money;
   method: PaymentMethod;
+  /** @format date-time */
   capturedAt: string;
+  /** @format uri */
   receiptUrl?: string;
 }
 
 /** The adoption that took place. */
 export interface PetAdoptedPayload {
   petId: PetId;
-  /** The customer who adopted the pet. */
+  /**
+   * The customer who adopted the pet.
+   * @format uuid
+   */
   userId: string;
   orderId: OrderId;
+  /** @format date-time */
   adoptionDate: string;
   adoptionFee: Money;
   pet?: Pet;
@@ -129,6 +142,7 @@ export interface PetStatusChangedPayload {
   petId: PetId;
   previousStatus: PetStatus;
   status: PetStatus;
+  /** @format date-time */
   changedAt: string;
   reason?: 'reserved' | 'adopted' | 'returned' | 'medical_hold' | 'relisted';
 }
