@@ -95,7 +95,7 @@ export interface BuildContext {
 const REF_PREFIX = '#/schemas/';
 
 /** Keywords whose assertions are not enforced; each use is reported (validation stays permissive). */
-const UNSUPPORTED: readonly string[] = [
+const UNSUPPORTED = new Set<string>([
   'not',
   'if',
   'then',
@@ -112,7 +112,7 @@ const UNSUPPORTED: readonly string[] = [
   'unevaluatedItems',
   '$dynamicRef',
   '$recursiveRef',
-];
+]);
 
 const FORMATS = new Set<string>([
   'date-time',
@@ -201,8 +201,8 @@ class Builder {
     if (schema === false) return NEVER;
     if (!isObject(schema)) return UNKNOWN;
 
-    for (const keyword of UNSUPPORTED) {
-      if (hasOwn(schema, keyword)) {
+    for (const keyword of Object.keys(schema)) {
+      if (UNSUPPORTED.has(keyword)) {
         this.warn(
           `${path}/${keyword}`,
           'unsupported_keyword',
@@ -341,9 +341,11 @@ class Builder {
 
   private object(schema: JsonSchemaObject, path: string): Node {
     const properties: PropertyNode[] = [];
-    const required = Array.isArray(schema['required'])
-      ? schema['required'].filter((r): r is string => typeof r === 'string')
-      : [];
+    const required = new Set(
+      Array.isArray(schema['required'])
+        ? schema['required'].filter((r): r is string => typeof r === 'string')
+        : [],
+    );
     const declared = isObject(schema['properties']) ? schema['properties'] : {};
     for (const name of Object.keys(declared)) {
       const sub = declared[name];
@@ -351,7 +353,7 @@ class Builder {
       properties.push({
         name,
         node: this.build(sub, `${path}/properties/${escapeToken(name)}`),
-        required: required.includes(name),
+        required: required.has(name),
         doc: docOf(sub),
       });
     }
@@ -369,7 +371,7 @@ class Builder {
     // governs its value.
     const undeclared: Node = additional === 'allow' ? UNKNOWN : additional === 'deny' ? NEVER : additional;
     for (const name of required) {
-      if (!properties.some((p) => p.name === name))
+      if (!Object.hasOwn(declared, name) || !isSchema(declared[name]))
         properties.push({ name, node: undeclared, required: true, doc: {} });
     }
     const minProperties = count(schema['minProperties']);
