@@ -146,7 +146,7 @@ if (!hasCorpus) console.warn(`skipping the octokit draft-07 corpus test: ${octok
 describe.skipIf(!hasCorpus)(
   'a draft-07 corpus: @octokit/webhooks-schemas (344 definitions, oneOf of 66 events)',
   () => {
-    it('every @octokit/webhooks-examples payload gets ajv’s verdict; its types compile', () => {
+    it('every @octokit/webhooks-examples payload (329) gets ajv’s verdict', () => {
       const rewrite = (value: unknown): unknown => {
         if (Array.isArray(value)) return value.map(rewrite);
         if (value === null || typeof value !== 'object') return value;
