@@ -49,6 +49,11 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
     const onEnd = (): void => {
       cleanup();
       if (failed) return;
+      // Small bodies arrive in one chunk: hand it over without copying.
+      if (chunks.length === 1) {
+        resolve(chunks[0] as Uint8Array);
+        return;
+      }
       const body = new Uint8Array(size);
       let offset = 0;
       for (const chunk of chunks) {
