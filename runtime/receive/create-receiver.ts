@@ -219,7 +219,11 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     if (policy === 'off' || schema === undefined) return { data, issues: [] };
     const result = await validate(schema, data, pointer);
     if (result.ok) return { data: result.value, issues: [] };
-    o.onValidationIssue?.({ ...ids, data }, result.issues);
+    try {
+      o.onValidationIssue?.({ ...ids, data }, result.issues);
+    } catch {
+      // A failing hook must not change the answer.
+    }
     if (policy === 'strict') {
       throw new WebhookError('invalid_payload', `The "${name}" payload does not match the contract`, {
         details: { issues: result.issues, pointer },
