@@ -164,35 +164,51 @@ const receiver = await startReceiver();
 console.log(
   `node ${process.version}, ${os.cpus().length} CPUs, ${MESSAGES} messages, concurrency ${CONCURRENCY}, 270-byte payloads\n`,
 );
-// Warm up the receiver and the JIT.
+// Warm up the receiver and the JIT of both paths (a cold first run measures the compiler, not the engine).
 await bareLoop(receiver.url);
+{
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-warm-'));
+  const warm = sqliteOutbox(path.join(dir, 'outbox.db'));
+  await engineRun('warm-up', [warm], receiver.url);
+  await warm.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
 // The machine may be shared: interleave the limit and the SQLite engine and keep each round's ratio.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Best of the rounds on each side: the fastest each path managed, and the least CPU it needed.
 let bare = 0;
-let best = { rate: 0, ratio: 0, enqueueRate: 0 };
+let bareCpu = Number.POSITIVE_INFINITY;
+let engine = 0;
+let engineCpu = Number.POSITIVE_INFINITY;
 for (let round = 1; round <= ROUNDS; round++) {
   const limit = await bareLoop(receiver.url);
-  const bareCpu = lastCpuPerOp;
+  const limitCpu = lastCpuPerOp;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
   try {
     const sqlite = sqliteOutbox(path.join(dir, 'outbox.db'));
     const s = await engineRun('sqlite', [sqlite], receiver.url);
     await sqlite.close();
     console.log(
-      `round ${round}: bare loop ${fmt(limit)} (${Math.round(bareCpu)} µs CPU/request), ` +
-        `engine (SQLite outbox, 1 worker) ${fmt(s.rate)} (${Math.round(lastCpuPerOp)} µs CPU/delivery) → ` +
-        `${(s.rate / limit).toFixed(2)}×; send() ${fmt(s.enqueueRate)}`,
+      `round ${round}: bare loop ${fmt(limit)} (${Math.round(limitCpu)} µs CPU/request), ` +
+        `engine (SQLite outbox, 1 worker) ${fmt(s.rate)} (${Math.round(lastCpuPerOp)} µs CPU/delivery); ` +
+        `send() ${fmt(s.enqueueRate)}`,
     );
-    if (s.rate / limit > best.ratio)
-      best = { rate: s.rate, ratio: s.rate / limit, enqueueRate: s.enqueueRate };
     bare = Math.max(bare, limit);
+    bareCpu = Math.min(bareCpu, limitCpu);
+    engine = Math.max(engine, s.rate);
+    engineCpu = Math.min(engineCpu, lastCpuPerOp);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
-console.log(`\nbare keep-alive POST loop (the limit)    ${fmt(bare)} (best round)`);
+const ratio = engine / bare;
+const cpuRatio = bareCpu / engineCpu;
 console.log(
-  `engine, SQLite outbox, 1 worker         ${fmt(best.rate)}  (${best.ratio.toFixed(2)}× its round's limit)`,
+  `\nbare keep-alive POST loop (the limit)    ${fmt(bare)}   ${Math.round(bareCpu)} µs CPU/request`,
+);
+console.log(
+  `engine, SQLite outbox, 1 worker         ${fmt(engine)}   ${Math.round(engineCpu)} µs CPU/delivery  ` +
+    `→ ${ratio.toFixed(2)}× the limit (CPU-cost ratio ${cpuRatio.toFixed(2)}×)`,
 );
 
 if (process.env.DATABASE_URL) {
@@ -219,5 +235,6 @@ if (process.env.DATABASE_URL) {
 await receiver.stop();
 
 console.log(
-  `\ntarget: SQLite engine ≥ 0.5× the bare loop → ${best.ratio >= 0.5 ? 'met' : 'NOT met'} (${best.ratio.toFixed(2)}×)`,
+  `\ntarget: SQLite engine ≥ 0.5× the bare loop → ${ratio >= 0.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}× throughput, ` +
+    `${cpuRatio.toFixed(2)}× by CPU cost per request)`,
 );
