@@ -186,7 +186,11 @@ describe('emitted zod accepts exactly what ajv accepts', () => {
           const module = renderModule(named);
           const zodSchema = loadSchemas(module.schemas)['SubjectSchema'];
           const ajv = createAjv(named)('Subject');
+          const hasMultipleOf = JSON.stringify(schema).includes('"multipleOf"');
           for (const value of values) {
+            // ajv checks multipleOf as `x / m === parseInt(x / m)`, and parseInt(1e21) is 1: it rejects
+            // every number from 1e21 up (a multiple of 1 by any definition). Not a difference of ours.
+            if (hasMultipleOf && typeof value === 'number' && Math.abs(value) >= 1e21) continue;
             const expected = ajv(value);
             const actual = zodSchema?.safeParse(value).success;
             if (actual !== expected) {

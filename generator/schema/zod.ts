@@ -188,18 +188,21 @@ function arraySchema(node: Extract<Node, { kind: 'array' }>, names: SchemaNames,
     return out + uniqueCheck(node.unique);
   }
   const required = node.minItems ?? 0;
-  const elements = node.prefix.map(
-    (member, i) => `${renderZod(member, names, inner)}${i >= required ? '.optional()' : ''}`,
-  );
+  const elements = node.prefix.map((member, i) => {
+    if (i >= required) return `${renderZod(member, names, inner)}.optional()`;
+    // A missing element is parsed as `undefined`, which z.unknown() accepts (and the output array is
+    // padded, so a length check on the output would not see it): require a value explicitly. The
+    // issue aborts, because z.intersection throws (instead of failing) when a side whose issues are all
+    // non-aborting outputs a different (padded) array than the other side.
+    if (member.kind === 'unknown')
+      return "z.unknown().refine((v) => v !== undefined, { error: 'Invalid input: expected a value', abort: true })";
+    return renderZod(member, names, inner);
+  });
   const rest = node.items.kind === 'never' ? '' : `, ${renderZod(node.items, names, indent)}`;
   let out = `${list('z.tuple([', elements, ']', indent)}${rest})`;
   // Tuples have no .min/.max; the optional elements above already allow shorter arrays.
-  // z.unknown() elements count as optional in a tuple, so a required unknown needs the length check.
   const min = node.minItems;
-  if (
-    min !== undefined &&
-    (min > node.prefix.length || node.prefix.slice(0, min).some((m) => m.kind === 'unknown'))
-  )
+  if (min !== undefined && min > node.prefix.length)
     out += `.refine((a) => a.length >= ${min}, 'Too small: expected at least ${plural(min, 'item')}')`;
   if (node.maxItems !== undefined)
     out += `.refine((a) => a.length <= ${node.maxItems}, 'Too big: expected at most ${plural(node.maxItems, 'item')}')`;

@@ -270,6 +270,25 @@ export const cases: Readonly<Record<string, Case>> = {
     valid: [[], ['a'], ['a', true, false]],
     invalid: [[1], ['a', 1]],
   },
+  tupleRequiredUnknown: {
+    schema: { type: 'array', prefixItems: [{}, { type: 'string' }], minItems: 1 },
+    valid: [[null], [1, 'a'], [{}, 'b', 3]],
+    invalid: [[], [1, 2]],
+  },
+  allOfTupleMissingRequired: {
+    // Regression: zod's intersection threw "Unmergable intersection" here instead of failing.
+    schema: {
+      allOf: [
+        { type: 'object' },
+        {
+          type: 'object',
+          properties: { t: { type: 'array', prefixItems: [{}, { type: 'string' }], minItems: 1 } },
+        },
+      ],
+    },
+    valid: [{}, { t: [1] }, { t: [null, 'x'] }],
+    invalid: [{ t: [] }, { t: [1, 2] }],
+  },
   stringBounds: {
     schema: { type: 'string', minLength: 2, maxLength: 3, pattern: '^[a-z😀]+$' },
     valid: ['ab', 'abc', '😀😀😀'],
