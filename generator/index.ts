@@ -3,6 +3,16 @@
  * neutral event model for tools that want it (diff, listen, send).
  */
 export { defineConfig, type GenerateConfig, type RuntimeMode } from './config.js';
+export {
+  type Audience,
+  type DiffChange,
+  type DiffLocation,
+  type DiffReport,
+  type DiffRule,
+  type DiffSummary,
+  diffContracts,
+  formatDiffText,
+} from './diff/index.js';
 export * from './errors.js';
 export {
   type GeneratedContract,
