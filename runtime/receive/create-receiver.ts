@@ -141,7 +141,6 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   const now = o.now ?? Date.now;
   const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const mode = o.mode ?? 'inline';
   const token = o.token ?? (() => globalThis.crypto.randomUUID());
   const provider: ProviderPreset | undefined =
     contract.signature.kind === 'preset' ? getProvider(contract.signature.preset) : undefined;
@@ -150,6 +149,13 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   const unknownEvent = o.unknownEvent ?? 'ignore';
   const handlers = o.handlers ?? {};
   const queue = o.queue ?? store?.queue;
+  // Providers with short deadlines (Slack 3 s, Discord) default to ack-fast when the store can queue
+  // durably (SQLite, PostgreSQL, or an explicit `queue`); with one that cannot (Redis, memory) they stay
+  // inline rather than refuse to start. A defaulted ack-fast runs its worker in this process, started on
+  // the first queued event, so nothing waits on a `startWorker()` the user never called.
+  const durableQueue = o.queue !== undefined || (store?.queue !== undefined && store.name !== 'memory');
+  const autoWorker = o.mode === undefined && provider?.defaultMode === 'ack-fast' && durableQueue;
+  const mode = o.mode ?? (autoWorker ? 'ack-fast' : 'inline');
 
   if (o.dedupe !== false && store === undefined) {
     throw new WebhookError(
@@ -421,7 +427,19 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
           .catch((error) => {
             throw storeFailure(error);
           });
+        if (autoWorker) worker?.start();
         worker?.wake();
+        const ack = provider?.acknowledgement;
+        if (ack !== undefined) {
+          // The provider expects a specific answer to a queued event (Discord: an empty 204).
+          return {
+            status: ack.status,
+            headers: { ...ack.headers },
+            body: ack.body,
+            outcome: 'queued',
+            ...context,
+          };
+        }
         return statusResult(200, 'queued', 'queued', context);
       }
       return await run(
