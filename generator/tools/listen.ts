@@ -13,6 +13,7 @@ import { CAPTURE_FORMAT, type CapturedDelivery, headerPairs, saveCapture } from 
 import { endToEndHeaders, type HttpResponse, sendHttp } from './http-client.js';
 import { type Inspection, type InspectionTarget, inspectRequest } from './inspect.js';
 import { createStyle, formatMs, type Style, type ToolIo, truncate, writeJson } from './output.js';
+import { readBodyCapped } from './read-body.js';
 
 export interface ListenOptions {
   /** 0 picks a free port. */
@@ -81,18 +82,8 @@ export async function startListener(options: ListenOptions, io: ToolIo): Promise
       return;
     }
     const receivedAt = new Date(now()).toISOString();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-        res.end(JSON.stringify({ error: `body larger than ${maxBodyBytes} bytes` }));
-        return;
-      }
-      chunks.push(chunk);
-    }
-    const body = Buffer.concat(chunks);
+    const body = await readBodyCapped(req, res, maxBodyBytes);
+    if (body === undefined) return;
     const inspection = await inspectRequest(
       { headers: req.headers, body, url: new URL(path, base).href },
       options.targets,

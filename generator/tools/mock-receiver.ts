@@ -14,6 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { identifyDelivery } from './delivery-identity.js';
 import { createStyle, formatMs, type ToolIo, writeJson } from './output.js';
 import { seededRandom } from './random.js';
+import { readBodyCapped } from './read-body.js';
 
 export interface MockReceiverOptions {
   /** 0 picks a free port. */
@@ -178,18 +179,8 @@ export async function startMockReceiver(options: MockReceiverOptions, io: ToolIo
       return;
     }
     const arrived = now();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-        res.end(JSON.stringify({ error: `body larger than ${maxBodyBytes} bytes` }));
-        return;
-      }
-      chunks.push(chunk);
-    }
-    const body = Buffer.concat(chunks);
+    const body = await readBodyCapped(req, res, maxBodyBytes);
+    if (body === undefined) return;
     const identity = identifyDelivery(req.headers, body);
     let state = events.get(identity.id);
     if (!state) {
