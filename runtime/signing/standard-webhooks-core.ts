@@ -16,7 +16,7 @@
  */
 import { WebhookError } from '../errors.js';
 import { decodeBase64, isCanonicalBase64, utf8 } from './encoding.js';
-import type { Secret, VerifiedDelivery } from './scheme.js';
+import type { RawBody, Secret, VerifiedDelivery } from './scheme.js';
 
 export type HeaderPrefix = 'webhook' | 'svix';
 
@@ -280,3 +280,22 @@ export const ED25519_PKCS8_PREFIX: Uint8Array = Uint8Array.from([
 export const ED25519_SPKI_PREFIX: Uint8Array = Uint8Array.from([
   0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
 ]);
+
+/** Inputs of the Standard Webhooks sign/verify functions (shared by the node:crypto and Web Crypto paths). */
+export interface StandardSignInput {
+  readonly id: string;
+  /** Unix seconds. */
+  readonly timestamp: number;
+  readonly body: RawBody;
+  readonly secret: Secret | readonly Secret[];
+}
+
+export interface StandardVerifyInput {
+  readonly headers: unknown;
+  readonly body: RawBody;
+  readonly secret: Secret | readonly Secret[];
+  /** Seconds, both directions. Default 300. */
+  readonly tolerance?: number;
+  /** Milliseconds since the epoch. Default `Date.now`. */
+  readonly now?: () => number;
+}

@@ -26,31 +26,17 @@ import {
   noMatch,
   parseSignatureList,
   readStandardHeaders,
+  type StandardSignInput,
+  type StandardVerifyInput,
   secretList,
   signedPrefix,
 } from './standard-webhooks-core.js';
 
+export type { StandardSignInput, StandardVerifyInput };
+
 export interface StandardWebhooksOptions extends SchemeOptions {
   /** Header family `sign` writes: `webhook-*` (default) or `svix-*`. Verification accepts both. */
   readonly headerPrefix?: HeaderPrefix;
-}
-
-export interface StandardSignInput {
-  readonly id: string;
-  /** Unix seconds. */
-  readonly timestamp: number;
-  readonly body: RawBody;
-  readonly secret: Secret | readonly Secret[];
-}
-
-export interface StandardVerifyInput {
-  readonly headers: unknown;
-  readonly body: RawBody;
-  readonly secret: Secret | readonly Secret[];
-  /** Seconds, both directions. Default 300. */
-  readonly tolerance?: number;
-  /** Milliseconds since the epoch. Default `Date.now`. */
-  readonly now?: () => number;
 }
 
 type NodeKey =

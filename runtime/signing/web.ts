@@ -35,6 +35,8 @@ import {
   noMatch,
   parseSignatureList,
   readStandardHeaders,
+  type StandardSignInput,
+  type StandardVerifyInput,
   secretList,
   signedPrefix,
 } from './standard-webhooks-core.js';
@@ -214,20 +216,8 @@ async function verifyWithKeys(
   throw noMatch(values.names.signature);
 }
 
-export interface StandardSignInputWeb {
-  readonly id: string;
-  readonly timestamp: number;
-  readonly body: RawBody;
-  readonly secret: Secret | readonly Secret[];
-}
-
-export interface StandardVerifyInputWeb {
-  readonly headers: unknown;
-  readonly body: RawBody;
-  readonly secret: Secret | readonly Secret[];
-  readonly tolerance?: number;
-  readonly now?: () => number;
-}
+export type StandardSignInputWeb = StandardSignInput;
+export type StandardVerifyInputWeb = StandardVerifyInput;
 
 export async function signStandardWebhookWeb(input: StandardSignInputWeb): Promise<string> {
   return signWithKeys(prepareKeys(input.secret), input.id, input.timestamp, input.body);
