@@ -45,16 +45,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return first === undefined ? 2 : 0;
     }
     if (first === '--version' || first === '-v') {
-      const { createRequire } = await import('node:module');
-      const req = createRequire(import.meta.url);
-      // ../ from generator/ (sources), ../../ from dist/generator/ (build).
-      let pkg: { version: string };
-      try {
-        pkg = req('../package.json') as { version: string };
-      } catch {
-        pkg = req('../../package.json') as { version: string };
-      }
-      process.stdout.write(`${pkg.version}\n`);
+      const { generatorVersion } = await import('./generate.js');
+      process.stdout.write(`${generatorVersion()}\n`);
       return 0;
     }
     const load = COMMANDS[first];
