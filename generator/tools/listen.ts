@@ -8,12 +8,11 @@
  * signature, 400 bad timestamp/envelope/payload) and is not forwarded unless `forwardInvalid` is set.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CAPTURE_FORMAT, type CapturedDelivery, headerPairs, saveCapture } from './capture.js';
 import { endToEndHeaders, type HttpResponse, sendHttp } from './http-client.js';
 import { type Inspection, type InspectionTarget, inspectRequest } from './inspect.js';
+import { listenLocal, readBodyCapped } from './local-server.js';
 import { createStyle, formatMs, type Style, type ToolIo, truncate, writeJson } from './output.js';
-import { readBodyCapped } from './read-body.js';
 
 export interface ListenOptions {
   /** 0 picks a free port. */
@@ -174,21 +173,11 @@ export async function startListener(options: ListenOptions, io: ToolIo): Promise
       }
     });
   });
-  server.on('clientError', (_error, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const { url, port } = await listenLocal(server, options.port, options.host);
   base = options.publicUrl ?? `${url}/`;
   return {
     url,
-    port: address.port,
+    port,
     records,
     close() {
       return new Promise<void>((resolve) => {

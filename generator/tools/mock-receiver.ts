@@ -9,12 +9,11 @@
  * (and every drop) waits `delayMs` first, which is how sender timeouts are exercised.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { identifyDelivery } from './delivery-identity.js';
+import { listenLocal, readBodyCapped } from './local-server.js';
 import { createStyle, formatMs, type ToolIo, writeJson } from './output.js';
 import { seededRandom } from './random.js';
-import { readBodyCapped } from './read-body.js';
 
 export interface MockReceiverOptions {
   /** 0 picks a free port. */
@@ -248,22 +247,11 @@ export async function startMockReceiver(options: MockReceiverOptions, io: ToolIo
     });
   });
   // A client that resets mid-request must not take the tool down.
-  server.on('clientError', (_error, socket) => socket.destroy());
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const { url, port } = await listenLocal(server, options.port, options.host);
 
   return {
     url,
-    port: address.port,
+    port,
     report: buildReport,
     printReport() {
       const report = buildReport();
