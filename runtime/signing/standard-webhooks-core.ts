@@ -299,3 +299,21 @@ export interface StandardVerifyInput {
   /** Milliseconds since the epoch. Default `Date.now`. */
   readonly now?: () => number;
 }
+
+/**
+ * A bounded memo of decoded keys by secret string. Decoding a whsec_ string or importing an Ed25519
+ * key costs more than the HMAC itself, and the plain function API would otherwise pay it per call.
+ * Byte secrets are not cached (no cheap identity). Cleared whole when full: simple and bounded.
+ */
+export function createKeyCache<K>(limit = 256): (secret: Secret, build: (secret: Secret) => K) => K {
+  const cache = new Map<string, K>();
+  return (secret, build) => {
+    if (typeof secret !== 'string') return build(secret);
+    const cached = cache.get(secret);
+    if (cached !== undefined) return cached;
+    const key = build(secret);
+    if (cache.size >= limit) cache.clear();
+    cache.set(secret, key);
+    return key;
+  };
+}

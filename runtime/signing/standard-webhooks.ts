@@ -20,6 +20,7 @@ import type { RawBody, SchemeOptions, Secret, SignatureScheme, VerifiedDelivery 
 import {
   asVerificationError,
   checkSignInput,
+  createKeyCache,
   decodeStandardKey,
   type HeaderPrefix,
   headerNamesFor,
@@ -43,16 +44,13 @@ type NodeKey =
   | { readonly kind: 'hmac'; readonly key: Buffer }
   | { readonly kind: 'ed25519'; readonly publicKey: KeyObject; readonly privateKey?: KeyObject };
 
-// Decoding a whsec_ string or importing an Ed25519 key costs more than the HMAC itself; the plain
-// function API would pay it per call without this (bounded) cache.
-const keyCache = new Map<string, NodeKey>();
-const KEY_CACHE_LIMIT = 256;
+const cachedKey = createKeyCache<NodeKey>();
 
 function prepareKey(secret: Secret): NodeKey {
-  if (typeof secret === 'string') {
-    const cached = keyCache.get(secret);
-    if (cached !== undefined) return cached;
-  }
+  return cachedKey(secret, decodeKey);
+}
+
+function decodeKey(secret: Secret): NodeKey {
   const decoded = decodeStandardKey(secret);
   let key: NodeKey;
   if (decoded.kind === 'hmac') {
@@ -66,10 +64,6 @@ function prepareKey(secret: Secret): NodeKey {
       throw new WebhookError('invalid_key', 'whsk_ key pair: the public half does not match the seed');
     }
     key = { kind: 'ed25519', privateKey, publicKey: ed25519PublicKey(publicRaw) };
-  }
-  if (typeof secret === 'string') {
-    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
-    keyCache.set(secret, key);
   }
   return key;
 }

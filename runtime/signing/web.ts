@@ -27,6 +27,7 @@ import type { RawBody, SchemeOptions, Secret, SignatureScheme, VerifiedDelivery 
 import {
   asVerificationError,
   checkSignInput,
+  createKeyCache,
   decodeStandardKey,
   delivered,
   ED25519_PKCS8_PREFIX,
@@ -131,14 +132,13 @@ function decodeBase64Url(text: string): Uint8Array | undefined {
   return decodeBase64(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
 }
 
-const keyCache = new Map<string, WebKey>();
-const KEY_CACHE_LIMIT = 256;
+const cachedKey = createKeyCache<WebKey>();
 
 function prepareKey(secret: Secret): WebKey {
-  if (typeof secret === 'string') {
-    const cached = keyCache.get(secret);
-    if (cached !== undefined) return cached;
-  }
+  return cachedKey(secret, decodeKey);
+}
+
+function decodeKey(secret: Secret): WebKey {
   const decoded = decodeStandardKey(secret);
   let key: WebKey;
   if (decoded.kind === 'hmac') {
@@ -154,10 +154,6 @@ function prepareKey(secret: Secret): WebKey {
       publicKey: async () => (await pair()).publicKey,
       privateKey: async () => (await pair()).privateKey,
     };
-  }
-  if (typeof secret === 'string') {
-    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
-    keyCache.set(secret, key);
   }
   return key;
 }
