@@ -43,10 +43,11 @@ function nodes(value: unknown, limit = 40): { tokens: string[]; value: unknown }
 }
 
 /** JSON values whose keys are awkward for pointers (`/`, `~`, `%`, spaces) but never `$ref`. */
-const awkwardKey = fc.oneof(
-  fc.string({ maxLength: 6 }),
-  fc.constantFrom('a/b', 'm~n', '~1', '50%', 'My Pet', '#', '..', ''),
-);
+const awkwardKey = fc
+  .oneof(fc.string({ maxLength: 6 }), fc.constantFrom('a/b', 'm~n', '~1', '50%', 'My Pet', '#', '..', ''))
+  // The loader reads YAML merge keys (`<<: *base`, common in OpenAPI files), so a plain `<<` key is
+  // a merge, not data; `yaml.stringify` writes it unquoted.
+  .filter((k) => k !== '<<');
 const leaf = fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.boolean(), fc.constant(null));
 const { tree } = fc.letrec<{ tree: unknown }>((rec) => ({
   tree: fc.oneof(
