@@ -486,6 +486,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
       await init();
       const db = options.tx === undefined ? pool : asClient(options.tx);
       // One statement, so it is atomic on its own and joins the caller's transaction when given one.
+      // Delivery ids lead with the creation time (see the SQLite outbox): index inserts append.
       const rows = await q<{ id: string | null; inserted: boolean }>(
         db,
         `WITH m AS (
@@ -493,7 +494,8 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id
          ), d AS (
            INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
-           SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), m.id, e.id, 'pending', 0, $5, $5, $5
+           SELECT 'dlv_' || lpad(to_hex($7::bigint), 12, '0') || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
+             m.id, e.id, 'pending', 0, $5, $5, $5
            FROM m CROSS JOIN ${T.endpoints} e
            WHERE ($2 = ANY (e.events) OR '*' = ANY (e.events)) AND ($6::text[] IS NULL OR e.id = ANY ($6::text[]))
            RETURNING id
@@ -508,6 +510,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
           JSON.stringify(message.headers),
           date(message.createdAt),
           options.endpointIds ? [...options.endpointIds] : null,
+          Math.max(0, Math.floor(message.createdAt)),
         ],
       );
       return {

@@ -454,15 +454,19 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
           return { messageId: message.id, deliveryIds: ids.map((r) => r.id) };
         }
         const only = options.endpointIds ? JSON.stringify(options.endpointIds) : null;
+        // Delivery ids lead with the creation time (12 hex digits of ms) and end with 48 random bits:
+        // inserts into the id indexes (deliveries, attempts by delivery) then append instead of
+        // dirtying a random page each, and pages written per commit are most of a commit's cost.
         const rows = stmt(
           d,
           `INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
-           SELECT 'dlv_' || lower(hex(randomblob(12))), ?, e.id, 'pending', 0, ?, ?, ?
+           SELECT 'dlv_' || printf('%012x', ?) || lower(hex(randomblob(6))), ?, e.id, 'pending', 0, ?, ?, ?
            FROM ${T.endpoints} e
            WHERE EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ? OR j.value = '*')
              AND (? IS NULL OR e.id IN (SELECT value FROM json_each(?)))
            RETURNING id`,
         ).all(
+          Math.max(0, Math.floor(message.createdAt)),
           message.id,
           message.createdAt,
           message.createdAt,
