@@ -54,6 +54,29 @@ export function activeSecrets(secrets: readonly EndpointSecret[], now: number): 
 /** Schemes are cached per secret set: decoding keys costs more than signing. */
 export class SchemeCache {
   readonly #cache = new Map<string, SignatureScheme>();
+  // Per endpoint secret list (one object per claim batch): the scheme, valid until a secret expires.
+  readonly #bySecrets = new WeakMap<
+    readonly EndpointSecret[],
+    { signature: SignatureConfig; scheme: SignatureScheme; validFrom: number; validUntil: number }
+  >();
+
+  /** The scheme for the secrets active at `now`; throws `invalid_secret` when none is. */
+  forEndpoint(signature: SignatureConfig, secrets: readonly EndpointSecret[], now: number): SignatureScheme {
+    const hit = this.#bySecrets.get(secrets);
+    if (hit && hit.signature === signature && now >= hit.validFrom && now < hit.validUntil) return hit.scheme;
+    const active = activeSecrets(secrets, now);
+    if (active.length === 0 && signature.kind !== 'none') {
+      throw new WebhookError('invalid_secret', 'The endpoint has no active signing secret');
+    }
+    const scheme = this.get(signature, active);
+    let validUntil = Number.POSITIVE_INFINITY;
+    for (const s of secrets) {
+      if (s.expiresAt !== undefined && s.expiresAt > now) validUntil = Math.min(validUntil, s.expiresAt);
+    }
+    this.#bySecrets.set(secrets, { signature, scheme, validFrom: now, validUntil });
+    return scheme;
+  }
+
   get(signature: SignatureConfig, secrets: readonly string[]): SignatureScheme {
     const key = `${JSON.stringify(signature)}\u0000${secrets.join('\u0000')}`;
     let scheme = this.#cache.get(key);
@@ -89,19 +112,17 @@ export class TargetCache {
   }
 }
 
-const encoder = new TextEncoder();
-
 export async function performAttempt(input: PerformAttemptInput): Promise<PerformedAttempt> {
   const startedAt = input.now();
   const clock = performance.now();
   let response: AttemptResponse | undefined;
   let failure: unknown;
   try {
-    const secrets = activeSecrets(input.secrets, startedAt);
-    if (secrets.length === 0 && input.signature.kind !== 'none') {
-      throw new WebhookError('invalid_secret', 'The endpoint has no active signing secret');
-    }
-    const scheme = (input.schemes ?? new SchemeCache()).get(input.signature, secrets);
+    const scheme = (input.schemes ?? new SchemeCache()).forEndpoint(
+      input.signature,
+      input.secrets,
+      startedAt,
+    );
     const signed = await scheme.sign({
       id: input.messageId,
       timestamp: Math.floor(startedAt / 1000),
@@ -114,7 +135,7 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
     response = await sendAttempt({
       target,
       headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers, ...signed },
-      body: encoder.encode(input.body),
+      body: input.body,
       timeoutMs: input.timeoutMs,
       ...(input.agents ? { agents: input.agents } : {}),
       ...(input.maxResponseBytes !== undefined ? { maxResponseBytes: input.maxResponseBytes } : {}),

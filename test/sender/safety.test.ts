@@ -103,10 +103,14 @@ describe('attempts on the wire', () => {
   const hosts: string[] = [];
   beforeAll(async () => {
     server = await startServer(async (req, res) => {
-      await readBody(req);
+      const received = await readBody(req);
       hosts.push(String(req.headers.host));
       if (req.url === '/hang') return; // never answers
       if (req.url === '/reset') return req.socket.destroy();
+      if (req.url === '/echo') {
+        res.end(JSON.stringify({ raw: req.rawHeaders, bytes: [...received] }));
+        return;
+      }
       if (req.url === '/huge') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('x'.repeat(1024 * 1024));
@@ -141,6 +145,35 @@ describe('attempts on the wire', () => {
     expect(response.body).toBe('fine');
     expect(hosts.slice(before)).toEqual([`hooks.example.test:${server.port}`]);
     expect(calls).toEqual(['hooks.example.test']);
+  });
+
+  it('sends each header once (names case-insensitive, the last wins) and the exact body bytes', async () => {
+    const policy = compileUrlPolicy(LOCAL);
+    const target = await resolveTarget(`${server.url}/echo`, policy);
+    const send = (body: string | Uint8Array, headers: Record<string, string>) =>
+      sendAttempt({ target, headers, body, timeoutMs: 2000 });
+    const read = (r: { body: string }) => {
+      const { raw, bytes } = JSON.parse(r.body) as { raw: string[]; bytes: number[] };
+      const pairs: Array<[string, string]> = [];
+      for (let i = 0; i < raw.length; i += 2) pairs.push([String(raw[i]).toLowerCase(), String(raw[i + 1])]);
+      return { pairs, bytes: Buffer.from(bytes) };
+    };
+    const body = '{"note":"héllo ✓"}';
+    const a = read(
+      await send(body, { 'content-type': 'text/plain', 'Content-Type': 'application/json', 'x-event': 'a' }),
+    );
+    expect(a.pairs.filter(([n]) => n === 'content-type')).toEqual([['content-type', 'application/json']]);
+    expect(a.pairs.filter(([n]) => n === 'host')).toEqual([['host', `127.0.0.1:${server.port}`]]);
+    expect(a.pairs.find(([n]) => n === 'content-length')?.[1]).toBe(String(Buffer.byteLength(body)));
+    expect(a.bytes.toString('utf8')).toBe(body);
+    // A latin1 header value next to a UTF-8 body: each keeps its own encoding on the wire.
+    const b = read(await send(body, { 'x-event': 'café' }));
+    expect(b.pairs.find(([n]) => n === 'x-event')?.[1]).toBe(
+      Buffer.from('café', 'latin1').toString('latin1'),
+    );
+    expect(b.bytes.toString('utf8')).toBe(body);
+    const c = read(await send(new TextEncoder().encode(body), {}));
+    expect(c.bytes.toString('utf8')).toBe(body);
   });
 
   it('times out, reports resets, and caps the response body', async () => {
