@@ -7,6 +7,7 @@ import type { ContractModel } from '../model.js';
 import { emitContractFile } from './contract-file.js';
 import { emitFixturesFile } from './fixtures-file.js';
 import { headerLine } from './header.js';
+import { hoistSharedSchemas } from './hoist.js';
 import { emitIndexFile } from './index-file.js';
 import { allocateNames } from './names.js';
 import { emitReceiverFile } from './receiver-file.js';
@@ -44,7 +45,8 @@ export interface EmittedContract {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export function emitContract(model: ContractModel, options: EmitOptions): EmittedContract {
+export function emitContract(input: ContractModel, options: EmitOptions): EmittedContract {
+  const model = hoistSharedSchemas(input);
   const header = headerLine(options.version, options.source);
   const heavyHeader = options.checkAll === true ? header : header + NOCHECK_LINE;
   const names = allocateNames(model);
