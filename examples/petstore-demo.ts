@@ -7,12 +7,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sqliteStore } from 'gen-webhooks/runtime';
-import {
-  createReceiver,
-  createSender,
-  type EventName,
-  fixtures,
-} from '../generated/petstore-openapi/index.js';
+import { fixtures } from '../generated/petstore-openapi/fixtures.js';
+import { createReceiver, createSender, type EventName } from '../generated/petstore-openapi/index.js';
 
 const secret = 'petstore-demo-secret';
 const received: string[] = [];

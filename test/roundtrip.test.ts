@@ -41,6 +41,20 @@ afterAll(() => {
 
 const SECRET = 'roundtrip-secret';
 
+/** The module's index plus its fixtures (test data, deliberately not re-exported by index.ts). */
+async function load(out: string): Promise<GeneratedModule> {
+  const folder = path.join(out, 'petstore-openapi');
+  const index = (await import(pathToFileURL(path.join(folder, 'index.ts')).href)) as Omit<
+    GeneratedModule,
+    'fixtures'
+  >;
+  const { fixtures } = (await import(pathToFileURL(path.join(folder, 'fixtures.ts')).href)) as Pick<
+    GeneratedModule,
+    'fixtures'
+  >;
+  return { ...index, fixtures };
+}
+
 async function start(mod: GeneratedModule, received: ReceivedEvent[]): Promise<string> {
   const record = (event: ReceivedEvent) => {
     received.push({ type: event.type, id: event.id, data: event.data });
@@ -58,9 +72,7 @@ describe.each(['package', 'inline'] as const)('round trip with --runtime %s', (r
   it('delivers every event, typed and validated, and rejects a forged signature', async () => {
     const out = path.join(dir, runtime);
     await generate({ inputs: ['schemas/petstore.openapi.yaml'], out, runtime, cwd: repoRoot });
-    const mod = (await import(
-      pathToFileURL(path.join(out, 'petstore-openapi/index.ts')).href
-    )) as GeneratedModule;
+    const mod = await load(out);
     const received: ReceivedEvent[] = [];
     const url = await start(mod, received);
     const sender = mod.createSender({
@@ -93,9 +105,7 @@ describe.each(['package', 'inline'] as const)('round trip with --runtime %s', (r
 describe('sender validation', () => {
   it('refuses a payload that breaks the contract before anything is sent', async () => {
     const out = path.join(dir, 'package');
-    const mod = (await import(
-      pathToFileURL(path.join(out, 'petstore-openapi/index.ts')).href
-    )) as GeneratedModule;
+    const mod = await load(out);
     const sender = mod.createSender({
       urlPolicy: { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] },
     });

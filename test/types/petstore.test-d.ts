@@ -3,14 +3,17 @@
  * fresh checkout). Checked by test/generate-types.test.ts and by `npm run typecheck`; every
  * `@ts-expect-error` must be needed, so each one proves a wrong use is rejected.
  */
+
+import type { StandardSchemaV1 } from 'gen-webhooks/runtime';
+import { fixtures } from '../golden/petstore-openapi/fixtures.js';
 import {
   createReceiver,
   createSender,
   type EventName,
   type Events,
   eventSchemas,
-  fixtures,
   type Order,
+  PaymentFailedPayloadSchema,
   type PetAdoptedPayload,
   type PetStatusChangedPayload,
 } from '../golden/petstore-openapi/index.js';
@@ -106,6 +109,12 @@ createReceiver({
   },
 });
 
-// The schemas are typed against the interfaces.
-const parsed = eventSchemas['payment.failed'].parse(fixtures['payment.failed']);
+// The schemas are typed against the interfaces: zod through the named consts, Standard Schema
+// through the event map (what the runtime takes; no zod types to instantiate per event).
+const parsed = PaymentFailedPayloadSchema.parse(fixtures['payment.failed']);
 assertType<Equal<typeof parsed, Events['payment.failed']>>();
+assertType<
+  Equal<(typeof eventSchemas)['payment.failed'], StandardSchemaV1<unknown, Events['payment.failed']>>
+>();
+// @ts-expect-error the event map is Standard Schema only; zod's API is on the named consts
+eventSchemas['payment.failed'].parse(fixtures['payment.failed']);

@@ -31,9 +31,9 @@ export const InvoiceOverduePayloadSchema: z.ZodType<InvoiceOverduePayload> = z.l
   reminder: z.literal(['first', 'second', 'final', null]).optional(),
 }));
 
-/** The payload schema of every event. */
+/** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
-  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]> & z.ZodType<Events[K]>;
+  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
   'invoice.overdue': InvoiceOverduePayloadSchema,
   'invoice.paid': InvoiceSchema,

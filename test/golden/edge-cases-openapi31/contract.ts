@@ -13,6 +13,8 @@ export const contract: Contract<Events> = {
       deprecated: true,
       summary: 'An event literally named Events',
     },
+    'member.joined': { schema: eventSchemas['member.joined'] },
+    'member.left': { schema: eventSchemas['member.left'] },
     'reaction.added': {
       schema: eventSchemas['reaction.added'],
       summary: 'A reaction with \'quotes\' and a backslash \\ was added',

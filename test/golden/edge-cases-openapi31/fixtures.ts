@@ -5,6 +5,8 @@ import type { EventName, Events } from './types.js';
 /** One valid payload per event (from the contract's examples, or synthesised from the schema). */
 export const fixtures: { [K in EventName]: Events[K] } = {
   'Events': 'string',
+  'member.joined': { member: { id: 'string', name: 'string' } },
+  'member.left': { member: { id: 'string', name: 'string' } },
   'reaction.added': { '+1': 1, '-1': 1, ['__proto__']: {}, 'content-type': 'application/json', default: true },
   'tree.updated': { id: 'n-000', children: [] },
 };

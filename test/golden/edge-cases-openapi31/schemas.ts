@@ -6,6 +6,9 @@ import type {
   EventName,
   Events,
   EventsPayload,
+  Member,
+  MemberJoinedPayload,
+  MemberLeftPayload,
   Node,
   ReactionAddedPayload,
 } from './types.js';
@@ -16,10 +19,27 @@ export const NodeSchema: z.ZodType<Node> = z.lazy(() => z.looseObject({
   parent: NodeSchema.nullable().optional(),
 }));
 
+export const MemberSchema: z.ZodType<Member> = z.lazy(() => z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.email({ pattern: z.regexes.rfc5322Email }).optional(),
+  roles: z.array(z.string()).optional(),
+}));
+
 export const EventsPayloadSchema: z.ZodType<EventsPayload> = z.lazy(() => z.union([
   z.string().refine((s) => [...s].length >= 3, 'Too small: expected at least 3 characters'),
   z.number().gt(10).multipleOf(0.5),
 ]));
+
+export const MemberJoinedPayloadSchema: z.ZodType<MemberJoinedPayload> = z.lazy(() => z.looseObject({
+  member: MemberSchema,
+}));
+
+export const MemberLeftPayloadSchema: z.ZodType<MemberLeftPayload> = z.lazy(() => z.looseObject({
+  member: MemberSchema,
+  reason: z.string().optional(),
+  node: NodeSchema.optional(),
+}));
 
 export const ReactionAddedPayloadSchema: z.ZodType<ReactionAddedPayload> = z.lazy(() => z.looseObject({
   '+1': z.number().refine(Number.isInteger, 'Expected an integer'),
@@ -32,11 +52,13 @@ export const ReactionAddedPayloadSchema: z.ZodType<ReactionAddedPayload> = z.laz
   ['__proto__']: z.unknown(),
 }));
 
-/** The payload schema of every event. */
+/** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
-  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]> & z.ZodType<Events[K]>;
+  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
   'Events': EventsPayloadSchema,
+  'member.joined': MemberJoinedPayloadSchema,
+  'member.left': MemberLeftPayloadSchema,
   'reaction.added': ReactionAddedPayloadSchema,
   'tree.updated': NodeSchema,
 };

@@ -7,7 +7,26 @@ export interface Node {
   parent?: Node | null;
 }
 
+/** The same inline object in two events; emitted once as a named type. */
+export interface Member {
+  id: string;
+  name: string;
+  /** @format email */
+  email?: string;
+  roles?: string[];
+}
+
 export type EventsPayload = string | number;
+
+export interface MemberJoinedPayload {
+  member: Member;
+}
+
+export interface MemberLeftPayload {
+  member: Member;
+  reason?: string;
+  node?: Node;
+}
 
 export interface ReactionAddedPayload {
   '+1': number;
@@ -29,6 +48,8 @@ export type Events = {
    * @deprecated
    */
   'Events': EventsPayload;
+  'member.joined': MemberJoinedPayload;
+  'member.left': MemberLeftPayload;
   /** A reaction with 'quotes' and a backslash \ was added */
   'reaction.added': ReactionAddedPayload;
   'tree.updated': Node;

@@ -18,9 +18,9 @@ export const UserDeletedPayloadSchema: z.ZodType<UserDeletedPayload> = z.lazy(()
   reason: z.enum(['requested', 'inactive', 'abuse']).optional(),
 }));
 
-/** The payload schema of every event. */
+/** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
-  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]> & z.ZodType<Events[K]>;
+  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
   'user.deleted': UserDeletedPayloadSchema,
   'user.signedup': UserSchema,

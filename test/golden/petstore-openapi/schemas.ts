@@ -164,9 +164,9 @@ export const PetStatusChangedPayloadSchema: z.ZodType<PetStatusChangedPayload> =
   reason: z.enum(['reserved', 'adopted', 'returned', 'medical_hold', 'relisted']).optional(),
 }));
 
-/** The payload schema of every event. */
+/** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
-  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]> & z.ZodType<Events[K]>;
+  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
   'order.completed': OrderCompletedPayloadSchema,
   'order.created': OrderSchema,
