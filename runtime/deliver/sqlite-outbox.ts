@@ -242,7 +242,11 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
   }
   let pendingCompletions: PendingCompletion[] = [];
 
-  const completeOne = (d: Db, input: CompleteInput): CompleteResult => {
+  /**
+   * `reset` holds the endpoints whose failure counter this batch already set to 0 with no failure
+   * since: another success there would write nothing, so its statement is skipped.
+   */
+  const completeOne = (d: Db, input: CompleteInput, reset: Set<string>): CompleteResult => {
     const { delivery, resolution, attempt, now } = input;
 
     const finished = resolution.kind !== 'retry';
@@ -285,12 +289,15 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     if (!applied) return { applied: false };
     const endpointId = delivery.endpoint.id;
     if (attempt.outcome === 'succeeded') {
+      if (reset.has(endpointId)) return { applied: true };
       stmt(
         d,
         `UPDATE ${T.endpoints} SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0`,
       ).run(endpointId);
+      reset.add(endpointId);
       return { applied: true };
     }
+    reset.delete(endpointId);
     const counted = stmt(
       d,
       `UPDATE ${T.endpoints} SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
@@ -316,7 +323,10 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     pendingCompletions = [];
     let outcomes: Array<{ ok: CompleteResult } | { error: unknown }>;
     try {
-      outcomes = d.transaction(() => items.map((item) => ({ ok: completeOne(d, item.input) })))();
+      outcomes = d.transaction(() => {
+        const reset = new Set<string>();
+        return items.map((item) => ({ ok: completeOne(d, item.input, reset) }));
+      })();
     } catch (error) {
       // The batch rolled back: those deliveries stay leased and are retried when the lease expires.
       for (const item of items) item.reject(error);

@@ -168,13 +168,14 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
     const result: CompleteResult = await outbox.complete({
       delivery,
       now: now(),
+      // One object shape for every attempt (absent fields are undefined): this runs per delivery.
       attempt: {
         startedAt: attempt.startedAt,
         durationMs: attempt.durationMs,
-        ...(attempt.status !== undefined ? { statusCode: attempt.status } : {}),
-        ...(attempt.classification.code !== undefined ? { errorCode: attempt.classification.code } : {}),
-        ...(attempt.error !== undefined ? { error: attempt.error } : {}),
-        ...(attempt.responseSnippet !== '' ? { responseSnippet: attempt.responseSnippet } : {}),
+        statusCode: attempt.status,
+        errorCode: attempt.classification.code,
+        error: attempt.error,
+        responseSnippet: attempt.responseSnippet !== '' ? attempt.responseSnippet : undefined,
         outcome: attempt.classification.outcome === 'success' ? 'succeeded' : 'failed',
       },
       resolution,
