@@ -34,7 +34,7 @@ import type {
   ValidationIssue,
   ValidationPolicy,
 } from './types.js';
-import { validate } from './validate.js';
+import { type Validated, validate } from './validate.js';
 import { defaultBackoff, type QueuedOutcome, QueueWorker } from './worker.js';
 
 /** Default body cap: 5 MiB (GitHub's largest payloads are capped at 25 MB; raise it if you need them). */
@@ -50,6 +50,33 @@ interface HandlerEvent {
   readonly headers: Readonly<Record<string, string>>;
   readonly issues: readonly ValidationIssue[];
   readonly tx: unknown;
+}
+
+/** A handler event before it gets its `tx`; `headers` as the request gave them. */
+interface EventParts {
+  readonly id: string;
+  readonly type: string;
+  readonly timestamp: Date | undefined;
+  readonly data: unknown;
+  readonly headers: HeadersInput;
+  readonly issues: readonly ValidationIssue[];
+}
+
+/** The event a handler receives. Its lower-cased header record is built when first read. */
+function handlerEvent(parts: EventParts, tx: unknown): HandlerEvent {
+  let headers: Record<string, string> | undefined;
+  return {
+    id: parts.id,
+    type: parts.type,
+    timestamp: parts.timestamp,
+    data: parts.data,
+    get headers() {
+      headers ??= headerRecord(parts.headers);
+      return headers;
+    },
+    issues: parts.issues,
+    tx,
+  };
 }
 
 /** What the ack-fast queue stores: the verified event before validation (re-validated by the worker). */
@@ -91,6 +118,20 @@ interface LooseOptions {
   readonly transactional?: boolean;
   readonly handlers: { readonly [event: string]: AnyHandler | undefined };
   readonly unknownEvent?: 'ignore' | 'reject' | AnyHandler;
+}
+
+interface Checked {
+  readonly data: unknown;
+  readonly issues: readonly ValidationIssue[];
+}
+
+/** A handler's result needs awaiting only when it is a thenable (sync handlers pay no promise). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function headerRecord(headers: HeadersInput): Record<string, string> {
@@ -213,17 +254,32 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   const parseBody = (bytes: Uint8Array, headers: HeadersInput): unknown =>
     provider === undefined ? parseJson(bytes) : provider.parseBody(bytes, headers);
 
-  /** Validation per policy. Returns the event's data and issues, or throws `invalid_payload` (strict). */
-  const check = async (
+  /**
+   * Validation per policy. Returns the event's data and issues, or throws `invalid_payload` (strict).
+   * Synchronous for sync schemes (zod), so the hot path pays no promise for it.
+   */
+  const check = (
     name: string,
     data: unknown,
     pointer: string,
     ids: { id: string; type: string },
-  ): Promise<{ data: unknown; issues: readonly ValidationIssue[] }> => {
+  ): Checked | Promise<Checked> => {
     const policy = o.validationByEvent?.[name] ?? o.validation ?? 'strict';
     const schema = events[name]?.schema;
     if (policy === 'off' || schema === undefined) return { data, issues: [] };
-    const result = await validate(schema, data, pointer);
+    const result = validate(schema, data, pointer);
+    if (result instanceof Promise) return result.then((r) => checked(r, policy, name, data, pointer, ids));
+    return checked(result, policy, name, data, pointer, ids);
+  };
+
+  const checked = (
+    result: Validated,
+    policy: ValidationPolicy,
+    name: string,
+    data: unknown,
+    pointer: string,
+    ids: { id: string; type: string },
+  ): Checked => {
     if (result.ok) return { data: result.value, issues: [] };
     try {
       o.onValidationIssue?.({ ...ids, data }, result.issues);
@@ -239,13 +295,14 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   };
 
   /** Claim → handler → done (or the transactional equivalent). Never throws. */
-  const run = async (event: Omit<HandlerEvent, 'tx'>, handler: AnyHandler): Promise<ReceiveResult> => {
+  const run = async (event: EventParts, handler: AnyHandler): Promise<ReceiveResult> => {
     const ids = { id: event.id, type: event.type };
     const at = now();
     const key = keyOf(event.id);
     if (store === undefined) {
       try {
-        await handler({ ...event, tx: undefined });
+        const out = handler(handlerEvent(event, undefined));
+        if (isThenable(out)) await out;
       } catch (cause) {
         return fail(new WebhookError('handler_failed', `Handler for "${event.type}" failed`, { cause }), ids);
       }
@@ -259,7 +316,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
           { leaseMs, ttlMs, now: at, token: token() },
           async (tx) => {
             try {
-              return await handler({ ...event, tx });
+              return await handler(handlerEvent(event, tx));
             } catch (cause) {
               handlerError = { cause };
               throw cause;
@@ -290,20 +347,23 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     }
     if (claim === 'duplicate') return statusResult(200, 'duplicate', 'already processed', ids);
     if (claim === 'in_progress') return inProgress(ids);
-    const stopRenewal = renewWhileRunning(store, key, owner, ids);
+    let out: unknown;
     try {
-      await handler({ ...event, tx: undefined });
+      out = handler(handlerEvent(event, undefined));
     } catch (cause) {
-      stopRenewal();
-      try {
-        await store.release(key, { token: owner });
-      } catch (releaseError) {
-        // The lease still expires on its own; the retry then processes the event.
-        report(storeFailure(releaseError), { outcome: 'failed', ...ids });
-      }
-      return fail(new WebhookError('handler_failed', `Handler for "${event.type}" failed`, { cause }), ids);
+      return release(store, key, owner, ids, cause);
     }
-    stopRenewal();
+    // A sync handler returns before any timer could fire: only a pending one needs its lease renewed.
+    if (isThenable(out)) {
+      const stopRenewal = renewWhileRunning(store, key, owner, ids);
+      try {
+        await out;
+      } catch (cause) {
+        stopRenewal();
+        return release(store, key, owner, ids, cause);
+      }
+      stopRenewal();
+    }
     try {
       await store.complete(key, { ttlMs, now: now() });
     } catch (error) {
@@ -311,6 +371,23 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       report(storeFailure(error), { outcome: 'processed', ...ids });
     }
     return statusResult(200, 'processed', 'processed', ids);
+  };
+
+  /** The handler failed: give the claim back so the sender's retry processes the event again. */
+  const release = async (
+    s: IdempotencyStore<unknown>,
+    key: string,
+    owner: string,
+    ids: { id: string; type: string },
+    cause: unknown,
+  ): Promise<ReceiveResult> => {
+    try {
+      await s.release(key, { token: owner });
+    } catch (releaseError) {
+      // The lease still expires on its own; the retry then processes the event.
+      report(storeFailure(releaseError), { outcome: 'failed', ...ids });
+    }
+    return fail(new WebhookError('handler_failed', `Handler for "${ids.type}" failed`, { cause }), ids);
   };
 
   /**
@@ -380,11 +457,13 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
           details: { limit: maxBodyBytes },
         });
       }
-      const verified = await scheme.verify({
-        headers: request.headers,
-        body: bytes,
-        ...(request.url === undefined ? {} : { url: request.url }),
-      });
+      const url = request.url;
+      const verifying = scheme.verify(
+        url === undefined
+          ? { headers: request.headers, body: bytes }
+          : { headers: request.headers, body: bytes, url },
+      );
+      const verified = isThenable(verifying) ? await verifying : verifying;
       const body = parseBody(bytes, request.headers);
       const handshake = provider?.handshake(request.headers, body);
       if (handshake !== undefined) {
@@ -406,12 +485,14 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       }
       const handler = handlerFor(x.event);
       if (handler === undefined) return statusResult(200, 'ignored', 'ignored', context);
-      const { data, issues } =
-        x.event === undefined
-          ? { data: x.data, issues: [] }
-          : await check(x.event, x.data, x.dataPointer, { id, type: x.event });
-      const headers = headerRecord(request.headers);
+      let validated: Checked;
+      if (x.event === undefined) validated = { data: x.data, issues: [] };
+      else {
+        const checking = check(x.event, x.data, x.dataPointer, { id, type: x.event });
+        validated = checking instanceof Promise ? await checking : checking;
+      }
       if (mode === 'ack-fast') {
+        const headers = headerRecord(request.headers);
         const payload: QueuedPayload = {
           v: 1,
           event: x.event ?? null,
@@ -443,7 +524,14 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
         return statusResult(200, 'queued', 'queued', context);
       }
       return await run(
-        { id, type: x.event ?? x.type, timestamp: x.timestamp, data, headers, issues },
+        {
+          id,
+          type: x.event ?? x.type,
+          timestamp: x.timestamp,
+          data: validated.data,
+          headers: request.headers,
+          issues: validated.issues,
+        },
         handler,
       );
     } catch (error) {

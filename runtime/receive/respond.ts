@@ -4,26 +4,44 @@ import type { ReceiveOutcome, ReceiveResult } from './types.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 
+type ResultExtra = {
+  id?: string | undefined;
+  type?: string | undefined;
+  headers?: Record<string, string>;
+};
+
+// Status bodies are a handful of constants: serialise each once.
+const statusBodies = new Map<string, string>();
+
 export function statusResult(
   status: number,
   outcome: ReceiveOutcome,
   message: string,
-  extra: { id?: string | undefined; type?: string | undefined; headers?: Record<string, string> } = {},
+  extra: ResultExtra = {},
 ): ReceiveResult {
-  return {
+  let body = statusBodies.get(message);
+  if (body === undefined) {
+    body = JSON.stringify({ status: message });
+    if (statusBodies.size < 64) statusBodies.set(message, body);
+  }
+  const result: { -readonly [K in keyof ReceiveResult]: ReceiveResult[K] } = {
     status,
     outcome,
-    body: JSON.stringify({ status: message }),
-    headers: { ...JSON_HEADERS, ...extra.headers },
-    ...(extra.id === undefined ? {} : { id: extra.id }),
-    ...(extra.type === undefined ? {} : { type: extra.type }),
+    body,
+    headers:
+      extra.headers === undefined
+        ? { 'content-type': 'application/json' }
+        : { ...JSON_HEADERS, ...extra.headers },
   };
+  if (extra.id !== undefined) result.id = extra.id;
+  if (extra.type !== undefined) result.type = extra.type;
+  return result;
 }
 
 export function errorResult(
   error: WebhookError,
   outcome: ReceiveOutcome,
-  extra: { id?: string | undefined; type?: string | undefined; headers?: Record<string, string> } = {},
+  extra: ResultExtra = {},
 ): ReceiveResult {
   // 5xx answers never echo internal messages (they may carry database or handler details).
   const message = error.status >= 500 ? publicMessage(error) : error.message;
