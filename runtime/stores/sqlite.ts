@@ -48,11 +48,17 @@ export interface SqliteStore extends TransactionalStore<Database> {
   database(): Promise<Database>;
 }
 
+// The per-event statements (claim, complete) bind positional parameters: binding a named-parameter
+// object costs measurably more per call at webhook rates.
 interface Statements {
-  claim: BetterSqlite3.Statement<[{ key: string; token: string; expires: number; now: number }]>;
+  /** (key, token, expires, now) */
+  claim: BetterSqlite3.Statement<[string, string, number, number]>;
   markDone: BetterSqlite3.Statement<[{ key: string; expires: number; now: number }]>;
   state: BetterSqlite3.Statement<[string], { state: string; expires_at: number }>;
-  complete: BetterSqlite3.Statement<[{ key: string; expires: number }]>;
+  /** (expires, key): the usual case, the claimed row exists. */
+  completeRow: BetterSqlite3.Statement<[number, string]>;
+  /** (key, expires): no row (e.g. cleaned up after its lease expired): insert it done. */
+  complete: BetterSqlite3.Statement<[string, number]>;
   release: BetterSqlite3.Statement<[{ key: string; token: string }]>;
   extend: BetterSqlite3.Statement<[{ key: string; token: string; expires: number; now: number }]>;
   cleanup: BetterSqlite3.Statement<[number]>;
@@ -98,9 +104,9 @@ function prepare(db: Database, t: string): Statements {
   return {
     // One statement: insert, or take over a row whose lease or TTL has expired.
     claim: db.prepare(
-      `INSERT INTO ${t} (key, state, token, expires_at) VALUES (@key, 'inflight', @token, @expires)
+      `INSERT INTO ${t} (key, state, token, expires_at) VALUES (?, 'inflight', ?, ?)
        ON CONFLICT (key) DO UPDATE SET state = 'inflight', token = excluded.token, expires_at = excluded.expires_at
-       WHERE ${t}.expires_at <= @now`,
+       WHERE ${t}.expires_at <= ?`,
     ),
     markDone: db.prepare(
       `INSERT INTO ${t} (key, state, token, expires_at) VALUES (@key, 'done', NULL, @expires)
@@ -108,8 +114,9 @@ function prepare(db: Database, t: string): Statements {
        WHERE ${t}.expires_at <= @now`,
     ),
     state: db.prepare(`SELECT state, expires_at FROM ${t} WHERE key = ?`),
+    completeRow: db.prepare(`UPDATE ${t} SET state = 'done', token = NULL, expires_at = ? WHERE key = ?`),
     complete: db.prepare(
-      `INSERT INTO ${t} (key, state, token, expires_at) VALUES (@key, 'done', NULL, @expires)
+      `INSERT INTO ${t} (key, state, token, expires_at) VALUES (?, 'done', NULL, ?)
        ON CONFLICT (key) DO UPDATE SET state = 'done', token = NULL, expires_at = excluded.expires_at`,
     ),
     release: db.prepare(`DELETE FROM ${t} WHERE key = @key AND state = 'inflight' AND token = @token`),
@@ -165,6 +172,23 @@ async function openDatabase(path: string, synchronous: 'normal' | 'full'): Promi
   return db;
 }
 
+interface Opened {
+  readonly db: Database;
+  readonly s: Statements;
+  /** Runs the items in one BEGIN IMMEDIATE … COMMIT (throws when BEGIN or COMMIT fails). */
+  readonly commitBatch: (batch: readonly Pending[]) => void;
+}
+
+/** One queued operation of the group commit; `ok`/`value` hold its outcome after the batch ran. */
+interface Pending {
+  readonly name: string;
+  readonly run: (db: Database, s: Statements) => unknown;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  ok: boolean;
+  value: unknown;
+}
+
 function storeError(operation: string, cause: unknown): WebhookError {
   if (cause instanceof WebhookError) return cause;
   return new WebhookError('store_error', `SQLite store: ${operation} failed`, { cause });
@@ -174,16 +198,22 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
   const table = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');
   const owned = typeof dbOrPath === 'string';
   const lock = new Mutex();
-  let ready: Promise<{ db: Database; s: Statements }> | undefined;
+  let ready: Promise<Opened> | undefined;
+  /** Set once the database is open, so operations skip awaiting `ready`. */
+  let opened: Opened | undefined;
 
-  const init = (): Promise<{ db: Database; s: Statements }> => {
+  const init = (): Promise<Opened> => {
     ready ??= (async () => {
       const db =
         typeof dbOrPath === 'string'
           ? await openDatabase(dbOrPath, options.synchronous ?? 'normal')
           : dbOrPath;
       db.exec(sqliteSchema(table));
-      return { db, s: prepare(db, table) };
+      const s = prepare(db, table);
+      // One transaction function for every batch (better-sqlite3 builds four wrappers per call).
+      const batchTransaction = db.transaction(runItems);
+      opened = { db, s, commitBatch: (batch) => batchTransaction.immediate(batch) };
+      return opened;
     })().catch((cause: unknown) => {
       ready = undefined;
       throw storeError('open', cause);
@@ -199,61 +229,67 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
    * awaits inside an open transaction, the batch waits behind it instead of joining (and being rolled
    * back with) that transaction.
    */
-  interface Pending {
-    readonly name: string;
-    readonly run: (db: Database, s: Statements) => unknown;
-    readonly resolve: (value: unknown) => void;
-    readonly reject: (error: unknown) => void;
-  }
   let pending: Pending[] = [];
   let scheduled = false;
 
-  const flush = async (): Promise<void> => {
-    const { db, s } = await init();
-    const runBatch = (): void => {
-      scheduled = false;
-      const batch = pending;
-      pending = [];
-      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+  /** Runs inside the batch transaction; records each item's outcome on the item. */
+  function runItems(batch: readonly Pending[]): void {
+    const { db, s } = opened as Opened;
+    for (const item of batch) {
       try {
-        db.transaction(() => {
-          for (const item of batch) {
-            try {
-              outcomes.push({ ok: true, value: item.run(db, s) });
-            } catch (error) {
-              // A failed statement is rolled back on its own; the rest of the batch still commits.
-              outcomes.push({ ok: false, error: storeError(item.name, error) });
-            }
-          }
-        }).immediate();
-      } catch (cause) {
-        // BEGIN or COMMIT failed: nothing in the batch happened.
-        for (const item of batch) item.reject(storeError(item.name, cause));
-        return;
+        item.value = item.run(db, s);
+        item.ok = true;
+      } catch (error) {
+        // A failed statement is rolled back on its own; the rest of the batch still commits.
+        item.value = storeError(item.name, error);
       }
-      batch.forEach((item, i) => {
-        const outcome = outcomes[i];
-        if (outcome?.ok === true) item.resolve(outcome.value);
-        else item.reject(outcome?.error);
-      });
-    };
-    if (lock.idle) runBatch();
-    else await lock.run(runBatch);
+    }
+  }
+
+  const runBatch = (): void => {
+    scheduled = false;
+    const batch = pending;
+    pending = [];
+    try {
+      (opened as Opened).commitBatch(batch);
+    } catch (cause) {
+      // BEGIN or COMMIT failed: nothing in the batch happened.
+      for (const item of batch) item.reject(storeError(item.name, cause));
+      return;
+    }
+    for (const item of batch) {
+      if (item.ok) item.resolve(item.value);
+      else item.reject(item.value);
+    }
   };
 
-  const op = async <T>(name: string, run: (db: Database, s: Statements) => T): Promise<T> => {
-    await init();
-    return new Promise<T>((resolve, reject) => {
-      pending.push({ name, run, resolve: resolve as (value: unknown) => void, reject });
+  const flush = (): void => {
+    if (lock.idle) runBatch();
+    else
+      lock.run(runBatch).catch((error: unknown) => {
+        for (const item of pending.splice(0)) item.reject(error);
+        scheduled = false;
+      });
+  };
+
+  const enqueue = <T>(name: string, run: (db: Database, s: Statements) => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      pending.push({
+        name,
+        run,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        ok: false,
+        value: undefined,
+      });
       if (scheduled) return;
       scheduled = true;
-      setImmediate(() => {
-        flush().catch((error: unknown) => {
-          for (const item of pending.splice(0)) item.reject(error);
-          scheduled = false;
-        });
-      });
+      setImmediate(flush);
     });
+
+  const op = <T>(name: string, run: (db: Database, s: Statements) => T): Promise<T> => {
+    if (opened !== undefined) return enqueue(name, run);
+    return init().then(() => enqueue(name, run));
   };
 
   const stateOf = (s: Statements, key: string, now: number): ClaimResult => {
@@ -303,7 +339,7 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
       op('claim', (_db, s): ClaimResult => {
         // The upsert alone is atomic (across processes too); the follow-up read only names the loser's
         // reason, and a row that vanished in between is reported as in_progress (the sender retries).
-        if (s.claim.run({ key, token, expires: now + leaseMs, now }).changes > 0) return 'claimed';
+        if (s.claim.run(key, token, now + leaseMs, now).changes > 0) return 'claimed';
         const state = stateOf(s, key, now);
         return state === 'claimed' ? 'in_progress' : state;
       }),
@@ -311,7 +347,8 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
       op('extend', (_db, s) => s.extend.run({ key, token, expires: now + leaseMs, now }).changes > 0),
     complete: (key: string, { ttlMs, now }: CompleteOptions) =>
       op('complete', (_db, s) => {
-        s.complete.run({ key, expires: now + ttlMs });
+        // Same effect as the upsert alone (done, whatever the row held), one B-tree search cheaper.
+        if (s.completeRow.run(now + ttlMs, key).changes === 0) s.complete.run(key, now + ttlMs);
       }),
     release: (key, { token }) =>
       op('release', (_db, s) => {
@@ -350,6 +387,7 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
       const { db } = await ready;
       db.close();
       ready = undefined;
+      opened = undefined;
     },
   };
 }
