@@ -58,7 +58,7 @@ export function readNodeBodyThen(
     else chunks.push(bytes);
   };
   const onEnd = (): void => {
-    cleanup();
+    // The request is over: its listeners go with it (removing them costs more than it saves).
     if (settled) return;
     settled = true;
     // Small bodies arrive in one chunk: hand it over without copying.

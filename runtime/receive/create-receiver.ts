@@ -134,6 +134,16 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+/**
+ * Lease-owner tokens: unique per claim across processes and restarts (a random UUID per receiver plus
+ * a counter), without a random UUID per delivery.
+ */
+function ownerTokens(): () => string {
+  const prefix = `${globalThis.crypto.randomUUID()}.`;
+  let n = 0;
+  return () => prefix + (++n).toString(36);
+}
+
 function headerRecord(headers: HeadersInput): Record<string, string> {
   const record: Record<string, string> = {};
   if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') {
@@ -182,7 +192,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   const now = o.now ?? Date.now;
   const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const token = o.token ?? (() => globalThis.crypto.randomUUID());
+  const token = o.token ?? ownerTokens();
   const provider: ProviderPreset | undefined =
     contract.signature.kind === 'preset' ? getProvider(contract.signature.preset) : undefined;
   const store = o.dedupe === false ? undefined : o.store;

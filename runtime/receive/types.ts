@@ -120,7 +120,7 @@ export interface CommonReceiverOptions<M extends EventMapBase> {
   /** Queue for ack-fast mode. Default `store.queue`. */
   readonly queue?: EventQueue;
   readonly worker?: WorkerOptions;
-  /** Lease-owner token generator (injectable for tests). Default `crypto.randomUUID`. */
+  /** Lease-owner token generator (injectable for tests). Default: a random UUID per receiver plus a counter. */
   readonly token?: () => string;
 }
 
