@@ -108,6 +108,8 @@ export interface ClaimedDelivery {
   /** The attempt number this claim is (1-based). */
   readonly attempt: number;
   readonly leaseOwner: string;
+  /** When the lease ends (claim time + `leaseMs`): another worker may take the delivery from then on. */
+  readonly leaseUntil: number;
   readonly messageCreatedAt: number;
   readonly endpoint: Endpoint;
 }

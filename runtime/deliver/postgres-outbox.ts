@@ -205,7 +205,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
 
   const deliverySelect = `SELECT d.*, m.event_type FROM ${T.deliveries} d JOIN ${T.messages} m ON m.id = d.message_id`;
 
-  const toClaimed = (r: QueryResultRow, owner: string): ClaimedDelivery => ({
+  const toClaimed = (r: QueryResultRow, owner: string, leaseUntil: number): ClaimedDelivery => ({
     id: r.delivery_id as string,
     messageId: r.delivery_message_id as string,
     eventType: r.message_event_type as string,
@@ -213,6 +213,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
     headers: r.message_headers as Record<string, string>,
     attempt: r.delivery_attempts as number,
     leaseOwner: owner,
+    leaseUntil,
     messageCreatedAt: ms(r.message_created_at),
     endpoint: toEndpoint(r),
   });
@@ -285,7 +286,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
            FROM u JOIN ${T.messages} m ON m.id = u.message_id JOIN ${T.endpoints} e ON e.id = u.endpoint_id`,
         [picked.chosen, options.owner, date(options.now + options.leaseMs), now],
       );
-      return rows.map((r) => toClaimed(r, options.owner));
+      return rows.map((r) => toClaimed(r, options.owner, options.now + options.leaseMs));
     });
 
   const completeOn = async (db: Queryable, input: CompleteInput): Promise<CompleteResult> => {
@@ -562,7 +563,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
           date(options.now + options.leaseMs),
         ],
       );
-      const claimed = fast.map((r) => toClaimed(r, options.owner));
+      const claimed = fast.map((r) => toClaimed(r, options.owner, options.now + options.leaseMs));
       if (claimed.length >= options.limit) return claimed;
       return [
         ...claimed,

@@ -1,7 +1,9 @@
 /**
  * The embedded outbox on better-sqlite3. Takes the user's `Database` (or a file path, then the
- * driver is loaded lazily and the file opened in WAL mode). Claims run in `BEGIN IMMEDIATE`, so
- * several worker processes on the same file never lease the same delivery.
+ * driver is loaded lazily and the file opened in WAL mode). Every write transaction is
+ * `BEGIN IMMEDIATE`: several workers (threads or processes, one connection each) on the same file
+ * queue on the write lock (busy timeout) instead of failing when a deferred read upgrades to a write,
+ * never lease the same delivery twice, and complete only under their own claim.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { WebhookError } from '../errors.js';
@@ -323,10 +325,12 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     pendingCompletions = [];
     let outcomes: Array<{ ok: CompleteResult } | { error: unknown }>;
     try {
-      outcomes = d.transaction(() => {
-        const reset = new Set<string>();
-        return items.map((item) => ({ ok: completeOne(d, item.input, reset) }));
-      })();
+      outcomes = d
+        .transaction(() => {
+          const reset = new Set<string>();
+          return items.map((item) => ({ ok: completeOne(d, item.input, reset) }));
+        })
+        .immediate();
     } catch (error) {
       // The batch rolled back: those deliveries stay leased and are retried when the lease expires.
       for (const item of items) item.reject(error);
@@ -387,47 +391,53 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
 
     async deleteEndpoint(id) {
       const d = await init();
-      return d.transaction(() => {
-        stmt(d, `DELETE FROM ${T.attempts} WHERE endpoint_id = ?`).run(id);
-        stmt(d, `DELETE FROM ${T.deliveries} WHERE endpoint_id = ?`).run(id);
-        return stmt(d, `DELETE FROM ${T.endpoints} WHERE id = ?`).run(id).changes > 0;
-      })();
+      return d
+        .transaction(() => {
+          stmt(d, `DELETE FROM ${T.attempts} WHERE endpoint_id = ?`).run(id);
+          stmt(d, `DELETE FROM ${T.deliveries} WHERE endpoint_id = ?`).run(id);
+          return stmt(d, `DELETE FROM ${T.endpoints} WHERE id = ?`).run(id).changes > 0;
+        })
+        .immediate();
     },
 
     async rotateSecret(id, secret, now, overlapUntil) {
       const d = await init();
-      return d.transaction(() => {
-        const row = selectEndpoint(d, id);
-        if (!row) return undefined;
-        const kept = (JSON.parse(row.secrets) as EndpointSecret[])
-          .filter((s) => s.expiresAt === undefined || s.expiresAt > now)
-          .map((s) => ({ ...s, expiresAt: Math.min(s.expiresAt ?? overlapUntil, overlapUntil) }));
-        const secrets = [...kept, { secret, createdAt: now }];
-        stmt(d, `UPDATE ${T.endpoints} SET secrets = ?, updated_at = ? WHERE id = ?`).run(
-          JSON.stringify(secrets),
-          now,
-          id,
-        );
-        return toEndpoint(selectEndpoint(d, id) as EndpointRow);
-      })();
+      return d
+        .transaction(() => {
+          const row = selectEndpoint(d, id);
+          if (!row) return undefined;
+          const kept = (JSON.parse(row.secrets) as EndpointSecret[])
+            .filter((s) => s.expiresAt === undefined || s.expiresAt > now)
+            .map((s) => ({ ...s, expiresAt: Math.min(s.expiresAt ?? overlapUntil, overlapUntil) }));
+          const secrets = [...kept, { secret, createdAt: now }];
+          stmt(d, `UPDATE ${T.endpoints} SET secrets = ?, updated_at = ? WHERE id = ?`).run(
+            JSON.stringify(secrets),
+            now,
+            id,
+          );
+          return toEndpoint(selectEndpoint(d, id) as EndpointRow);
+        })
+        .immediate();
     },
 
     async enableEndpoint(id, now) {
       const d = await init();
-      return d.transaction(() => {
-        const changed = stmt(
-          d,
-          `UPDATE ${T.endpoints} SET enabled = 1, disabled_reason = NULL, consecutive_failures = 0, updated_at = ?
+      return d
+        .transaction(() => {
+          const changed = stmt(
+            d,
+            `UPDATE ${T.endpoints} SET enabled = 1, disabled_reason = NULL, consecutive_failures = 0, updated_at = ?
            WHERE id = ?`,
-        ).run(now, id).changes;
-        if (changed === 0) return undefined;
-        stmt(
-          d,
-          `UPDATE ${T.deliveries} SET next_attempt_at = ?, updated_at = ?
+          ).run(now, id).changes;
+          if (changed === 0) return undefined;
+          stmt(
+            d,
+            `UPDATE ${T.deliveries} SET next_attempt_at = ?, updated_at = ?
            WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at > ?`,
-        ).run(now, now, id, now);
-        return toEndpoint(selectEndpoint(d, id) as EndpointRow);
-      })();
+          ).run(now, now, id, now);
+          return toEndpoint(selectEndpoint(d, id) as EndpointRow);
+        })
+        .immediate();
     },
 
     async disableEndpoint(id, reason, now) {
@@ -445,48 +455,50 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       const own = await init();
       const d = options.tx === undefined ? own : asDb(options.tx);
       // A savepoint nests inside the caller's transaction and is a transaction of its own otherwise.
-      return d.transaction(() => {
-        const inserted = stmt(
-          d,
-          `INSERT OR IGNORE INTO ${T.messages} (id, event_type, body, headers, created_at) VALUES (?, ?, ?, ?, ?)`,
-        ).run(
-          message.id,
-          message.eventType,
-          message.body,
-          JSON.stringify(message.headers),
-          message.createdAt,
-        );
-        if (inserted.changes === 0) {
-          // Same message id sent again: idempotent, the first send's deliveries stand.
-          const ids = stmt(d, `SELECT id FROM ${T.deliveries} WHERE message_id = ? ORDER BY id`).all(
+      return d
+        .transaction(() => {
+          const inserted = stmt(
+            d,
+            `INSERT OR IGNORE INTO ${T.messages} (id, event_type, body, headers, created_at) VALUES (?, ?, ?, ?, ?)`,
+          ).run(
             message.id,
-          ) as { id: string }[];
-          return { messageId: message.id, deliveryIds: ids.map((r) => r.id) };
-        }
-        const only = options.endpointIds ? JSON.stringify(options.endpointIds) : null;
-        // Delivery ids lead with the creation time (12 hex digits of ms) and end with 48 random bits:
-        // inserts into the id indexes (deliveries, attempts by delivery) then append instead of
-        // dirtying a random page each, and pages written per commit are most of a commit's cost.
-        const rows = stmt(
-          d,
-          `INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
+            message.eventType,
+            message.body,
+            JSON.stringify(message.headers),
+            message.createdAt,
+          );
+          if (inserted.changes === 0) {
+            // Same message id sent again: idempotent, the first send's deliveries stand.
+            const ids = stmt(d, `SELECT id FROM ${T.deliveries} WHERE message_id = ? ORDER BY id`).all(
+              message.id,
+            ) as { id: string }[];
+            return { messageId: message.id, deliveryIds: ids.map((r) => r.id) };
+          }
+          const only = options.endpointIds ? JSON.stringify(options.endpointIds) : null;
+          // Delivery ids lead with the creation time (12 hex digits of ms) and end with 48 random bits:
+          // inserts into the id indexes (deliveries, attempts by delivery) then append instead of
+          // dirtying a random page each, and pages written per commit are most of a commit's cost.
+          const rows = stmt(
+            d,
+            `INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
            SELECT 'dlv_' || printf('%012x', ?) || lower(hex(randomblob(6))), ?, e.id, 'pending', 0, ?, ?, ?
            FROM ${T.endpoints} e
            WHERE EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ? OR j.value = '*')
              AND (? IS NULL OR e.id IN (SELECT value FROM json_each(?)))
            RETURNING id`,
-        ).all(
-          Math.max(0, Math.floor(message.createdAt)),
-          message.id,
-          message.createdAt,
-          message.createdAt,
-          message.createdAt,
-          message.eventType,
-          only,
-          only,
-        ) as { id: string }[];
-        return { messageId: message.id, deliveryIds: rows.map((r) => r.id) };
-      })();
+          ).all(
+            Math.max(0, Math.floor(message.createdAt)),
+            message.id,
+            message.createdAt,
+            message.createdAt,
+            message.createdAt,
+            message.eventType,
+            only,
+            only,
+          ) as { id: string }[];
+          return { messageId: message.id, deliveryIds: rows.map((r) => r.id) };
+        })
+        .immediate();
     },
 
     async claim(options: ClaimOptions): Promise<ClaimedDelivery[]> {
@@ -558,6 +570,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
             headers: m.headers === '{}' ? {} : (JSON.parse(m.headers) as Record<string, string>),
             attempt: r.attempts,
             leaseOwner: options.owner,
+            leaseUntil,
             messageCreatedAt: m.created_at,
             endpoint,
           };

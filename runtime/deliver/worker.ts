@@ -148,7 +148,15 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
     return { kind: 'retry', nextAttemptAt: attempt.startedAt + delay, error };
   };
 
-  const deliver = async (delivery: ClaimedDelivery): Promise<AttemptResolution> => {
+  const deliver = async (delivery: ClaimedDelivery): Promise<AttemptResolution | undefined> => {
+    // The lease, not only `timeoutMs`, bounds the attempt: a claim that waited on a busy database
+    // (or a stalled event loop) has less of it left, and once it ends another worker may start the
+    // same delivery. A lease already over is handed back untried (fenced: a no-op if re-claimed).
+    const leaseLeft = delivery.leaseUntil - now();
+    if (leaseLeft <= 0) {
+      await outbox.release(delivery, now());
+      return undefined;
+    }
     const attempt = await performAttempt({
       url: delivery.endpoint.url,
       secrets: delivery.endpoint.secrets,
@@ -158,7 +166,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       headers: delivery.headers,
       now,
       policy,
-      timeoutMs,
+      timeoutMs: Math.min(timeoutMs, Math.ceil(leaseLeft)),
       agents,
       schemes,
       targets,
@@ -218,7 +226,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
     perEndpointInFlight.set(endpointId, count + 1);
     const task = deliver(delivery)
       .then((resolution) => {
-        if (summary) count_(summary, resolution);
+        if (summary && resolution) count_(summary, resolution);
       })
       .catch(onError)
       .finally(() => {
