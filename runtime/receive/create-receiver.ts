@@ -62,18 +62,17 @@ interface EventParts {
   readonly issues: readonly ValidationIssue[];
 }
 
-/** The event a handler receives. Its lower-cased header record is built when first read. */
+/**
+ * The event a handler receives. Plain data properties only: an object literal with an accessor (a
+ * lazy `headers`) costs V8 more to create than building the header record.
+ */
 function handlerEvent(parts: EventParts, tx: unknown): HandlerEvent {
-  let headers: Record<string, string> | undefined;
   return {
     id: parts.id,
     type: parts.type,
     timestamp: parts.timestamp,
     data: parts.data,
-    get headers() {
-      headers ??= headerRecord(parts.headers);
-      return headers;
-    },
+    headers: headerRecord(parts.headers),
     issues: parts.issues,
     tx,
   };
@@ -152,9 +151,10 @@ function headerRecord(headers: HeadersInput): Record<string, string> {
     });
     return record;
   }
-  for (const [name, value] of Object.entries(
-    headers as Record<string, string | readonly string[] | undefined>,
-  )) {
+  const source = headers as Record<string, string | readonly string[] | undefined>;
+  // Object.keys rather than Object.entries: no [name, value] array per header.
+  for (const name of Object.keys(source)) {
+    const value = source[name];
     if (value !== undefined)
       record[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
   }
