@@ -106,3 +106,70 @@ describe('sqliteOutbox on one file from two connections', () => {
     }
   });
 });
+
+describe('sqliteOutbox schema', () => {
+  it('a database made by the previous schema opens, loses the old endpoint index and keeps working', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-sqlite-schema-'));
+    const file = path.join(dir, 'outbox.db');
+    const indexes = (db: Database.Database) =>
+      (
+        db
+          .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'webhook_deliveries'`)
+          .all() as { name: string }[]
+      )
+        .map((r) => r.name)
+        .filter((n) => !n.startsWith('sqlite_autoindex'))
+        .sort();
+    try {
+      // The previous schema: same tables, (endpoint_id, status, finished_at) instead of the new indexes.
+      const before = new Database(file);
+      const old = sqliteOutbox(before);
+      const ep = await old.createEndpoint(
+        { url: 'https://example.com/h', events: ['*'], secret: 'whsec_x' },
+        0,
+      );
+      before.exec(`DROP INDEX webhook_deliveries_by_endpoint; DROP INDEX webhook_deliveries_dead;
+        CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, status, finished_at);`);
+      for (let i = 0; i < 2; i++) {
+        await old.enqueue({ id: `msg_${i}`, eventType: 'e', body: '{}', headers: {}, createdAt: 0 });
+      }
+      expect(indexes(before)).toEqual([
+        'webhook_deliveries_endpoint',
+        'webhook_deliveries_leased',
+        'webhook_deliveries_pending',
+      ]);
+      before.close();
+
+      const outbox = sqliteOutbox(file);
+      const claimed = await outbox.claim({ owner: 'w', now: 1000, leaseMs: 30_000, limit: 10 });
+      expect(claimed).toHaveLength(2);
+      const [ok, dead] = claimed as [ClaimedDelivery, ClaimedDelivery];
+      expect((await outbox.complete(done(ok, true))).applied).toBe(true);
+      expect((await outbox.complete(done(dead, false))).applied).toBe(true);
+      expect(await outbox.redeliver({ endpointId: ep.id, from: 0, to: 2000 }, 3000)).toBe(1);
+      expect(await outbox.getDelivery(dead.id)).toMatchObject({ status: 'pending', attempts: 0 });
+      expect(await outbox.listDeliveries({ endpointId: ep.id })).toHaveLength(2);
+      expect(await outbox.deleteEndpoint(ep.id)).toBe(true);
+      await outbox.close();
+
+      const after = new Database(file);
+      expect(indexes(after)).toEqual([
+        'webhook_deliveries_by_endpoint',
+        'webhook_deliveries_dead',
+        'webhook_deliveries_leased',
+        'webhook_deliveries_pending',
+      ]);
+      // The dead-letter redelivery by endpoint reads the partial index.
+      const plan = after
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT id FROM webhook_deliveries
+           WHERE endpoint_id = ? AND status = 'dead' AND finished_at >= ? AND finished_at < ?`,
+        )
+        .all('x', 0, 1) as { detail: string }[];
+      expect(plan.map((r) => r.detail).join(' ')).toContain('webhook_deliveries_dead');
+      after.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

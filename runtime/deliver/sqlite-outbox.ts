@@ -113,7 +113,9 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     return ready;
   };
 
-  const createSchema = (d: Db) => {
+  // Idempotent DDL in one write transaction, so workers opening the same file at once do not race.
+  const createSchema = (d: Db) => d.transaction(() => schemaDdl(d)).immediate();
+  const schemaDdl = (d: Db) => {
     d.exec(`
       CREATE TABLE IF NOT EXISTS ${T.endpoints} (
         id TEXT PRIMARY KEY,
@@ -153,7 +155,12 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       );
       CREATE INDEX IF NOT EXISTS ${T.deliveries}_pending ON ${T.deliveries} (next_attempt_at) WHERE status = 'pending';
       CREATE INDEX IF NOT EXISTS ${T.deliveries}_leased ON ${T.deliveries} (lease_until) WHERE status = 'delivering';
-      CREATE INDEX IF NOT EXISTS ${T.deliveries}_endpoint ON ${T.deliveries} (endpoint_id, status, finished_at);
+      -- Per-endpoint indexes hold only columns a claim and a completion do not change (created_at),
+      -- or only dead rows: a delivery's state changes then touch no endpoint index. The earlier
+      -- (endpoint_id, status, finished_at) index was rewritten on both and is dropped on open.
+      DROP INDEX IF EXISTS ${T.deliveries}_endpoint;
+      CREATE INDEX IF NOT EXISTS ${T.deliveries}_by_endpoint ON ${T.deliveries} (endpoint_id, created_at);
+      CREATE INDEX IF NOT EXISTS ${T.deliveries}_dead ON ${T.deliveries} (endpoint_id, finished_at) WHERE status = 'dead';
       CREATE TABLE IF NOT EXISTS ${T.attempts} (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         delivery_id TEXT NOT NULL,
@@ -320,27 +327,114 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     return row ? { applied: true, disabled: { endpoint: toEndpoint(row), reason } } : { applied: true };
   };
 
+  /** One claim, inside its write transaction. */
+  const claimIn = (d: Db, options: ClaimOptions): ClaimedDelivery[] => {
+    const excluded = JSON.stringify(options.excludeEndpointIds ?? []);
+    type Row = { id: string; endpoint_id: string; rate_limit: number | null; rate_tat: number | null };
+    // Two index-ordered scans (expired leases, then due pending rows) that stop at the limit.
+    const expired = stmt(
+      d,
+      `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+       JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+       WHERE d.status = 'delivering' AND d.lease_until <= ? AND e.enabled = 1
+         AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
+       ORDER BY d.lease_until LIMIT ?`,
+    ).all(options.now, excluded, options.limit) as Row[];
+    const pending =
+      expired.length >= options.limit
+        ? []
+        : (stmt(
+            d,
+            `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+             JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+             WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.enabled = 1
+               AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
+             ORDER BY d.next_attempt_at LIMIT ?`,
+          ).all(options.now, excluded, options.limit - expired.length) as Row[]);
+    const candidates = [...expired, ...pending];
+    const { chosen, rateState } = pickCandidates(candidates, options);
+    for (const [endpointId, tat] of rateState) {
+      stmt(d, `UPDATE ${T.endpoints} SET rate_tat = ? WHERE id = ?`).run(tat, endpointId);
+    }
+    if (chosen.length === 0) return [];
+    const leaseUntil = options.now + options.leaseMs;
+    const rows = stmt(
+      d,
+      `UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
+         updated_at = ?
+       WHERE id IN (SELECT value FROM json_each(?))
+       RETURNING id, message_id, endpoint_id, attempts`,
+    ).all(options.owner, leaseUntil, options.now, JSON.stringify(chosen)) as {
+      id: string;
+      message_id: string;
+      endpoint_id: string;
+      attempts: number;
+    }[];
+    const message = stmt(d, `SELECT event_type, body, headers, created_at FROM ${T.messages} WHERE id = ?`);
+    const endpoints = new Map<string, Endpoint>();
+    return rows.map((r) => {
+      const m = message.get(r.message_id) as {
+        event_type: string;
+        body: string;
+        headers: string;
+        created_at: number;
+      };
+      let endpoint = endpoints.get(r.endpoint_id);
+      if (!endpoint) {
+        endpoint = toEndpoint(selectEndpoint(d, r.endpoint_id) as EndpointRow);
+        endpoints.set(r.endpoint_id, endpoint);
+      }
+      return {
+        id: r.id,
+        messageId: r.message_id,
+        eventType: m.event_type,
+        body: m.body,
+        headers: m.headers === '{}' ? {} : (JSON.parse(m.headers) as Record<string, string>),
+        attempt: r.attempts,
+        leaseOwner: options.owner,
+        leaseUntil,
+        messageCreatedAt: m.created_at,
+        endpoint,
+      };
+    });
+  };
+
+  // Transaction functions are made once per connection: building one per batch is measurable.
+  const transactions = new WeakMap<
+    Db,
+    {
+      complete: (d: Db, items: PendingCompletion[]) => CompleteResult[];
+      claim: (d: Db, options: ClaimOptions) => ClaimedDelivery[];
+    }
+  >();
+  const transactionsOf = (d: Db) => {
+    let t = transactions.get(d);
+    if (!t) {
+      t = {
+        complete: d.transaction((db: Db, items: PendingCompletion[]) => {
+          const reset = new Set<string>();
+          return items.map((item) => completeOne(db, item.input, reset));
+        }).immediate,
+        claim: d.transaction(claimIn).immediate,
+      };
+      transactions.set(d, t);
+    }
+    return t;
+  };
+
   const flushCompletions = (d: Db) => {
     const items = pendingCompletions;
     pendingCompletions = [];
-    let outcomes: Array<{ ok: CompleteResult } | { error: unknown }>;
+    let results: CompleteResult[];
     try {
-      outcomes = d
-        .transaction(() => {
-          const reset = new Set<string>();
-          return items.map((item) => ({ ok: completeOne(d, item.input, reset) }));
-        })
-        .immediate();
+      results = transactionsOf(d).complete(d, items);
     } catch (error) {
       // The batch rolled back: those deliveries stay leased and are retried when the lease expires.
       for (const item of items) item.reject(error);
       return;
     }
-    outcomes.forEach((outcome, i) => {
-      const item = items[i] as PendingCompletion;
-      if ('ok' in outcome) item.resolve(outcome.ok);
-      else item.reject(outcome.error);
-    });
+    for (let i = 0; i < items.length; i++)
+      (items[i] as PendingCompletion).resolve(results[i] as CompleteResult);
   };
 
   const deliveryColumns = `d.*, m.event_type AS event_type`;
@@ -503,80 +597,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
 
     async claim(options: ClaimOptions): Promise<ClaimedDelivery[]> {
       const d = await init();
-      const run = d.transaction((): ClaimedDelivery[] => {
-        const excluded = JSON.stringify(options.excludeEndpointIds ?? []);
-        type Row = { id: string; endpoint_id: string; rate_limit: number | null; rate_tat: number | null };
-        // Two index-ordered scans (expired leases, then due pending rows) that stop at the limit.
-        const expired = stmt(
-          d,
-          `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
-           JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-           WHERE d.status = 'delivering' AND d.lease_until <= ? AND e.enabled = 1
-             AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
-           ORDER BY d.lease_until LIMIT ?`,
-        ).all(options.now, excluded, options.limit) as Row[];
-        const pending =
-          expired.length >= options.limit
-            ? []
-            : (stmt(
-                d,
-                `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
-                 JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-                 WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.enabled = 1
-                   AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
-                 ORDER BY d.next_attempt_at LIMIT ?`,
-              ).all(options.now, excluded, options.limit - expired.length) as Row[]);
-        const candidates = [...expired, ...pending];
-        const { chosen, rateState } = pickCandidates(candidates, options);
-        for (const [endpointId, tat] of rateState) {
-          stmt(d, `UPDATE ${T.endpoints} SET rate_tat = ? WHERE id = ?`).run(tat, endpointId);
-        }
-        if (chosen.length === 0) return [];
-        const leaseUntil = options.now + options.leaseMs;
-        const rows = stmt(
-          d,
-          `UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
-             updated_at = ?
-           WHERE id IN (SELECT value FROM json_each(?))
-           RETURNING id, message_id, endpoint_id, attempts`,
-        ).all(options.owner, leaseUntil, options.now, JSON.stringify(chosen)) as {
-          id: string;
-          message_id: string;
-          endpoint_id: string;
-          attempts: number;
-        }[];
-        const message = stmt(
-          d,
-          `SELECT event_type, body, headers, created_at FROM ${T.messages} WHERE id = ?`,
-        );
-        const endpoints = new Map<string, Endpoint>();
-        return rows.map((r) => {
-          const m = message.get(r.message_id) as {
-            event_type: string;
-            body: string;
-            headers: string;
-            created_at: number;
-          };
-          let endpoint = endpoints.get(r.endpoint_id);
-          if (!endpoint) {
-            endpoint = toEndpoint(selectEndpoint(d, r.endpoint_id) as EndpointRow);
-            endpoints.set(r.endpoint_id, endpoint);
-          }
-          return {
-            id: r.id,
-            messageId: r.message_id,
-            eventType: m.event_type,
-            body: m.body,
-            headers: m.headers === '{}' ? {} : (JSON.parse(m.headers) as Record<string, string>),
-            attempt: r.attempts,
-            leaseOwner: options.owner,
-            leaseUntil,
-            messageCreatedAt: m.created_at,
-            endpoint,
-          };
-        });
-      });
-      return run.immediate();
+      return transactionsOf(d).claim(d, options);
     },
 
     async complete(input: CompleteInput): Promise<CompleteResult> {
