@@ -32,6 +32,7 @@ export {
   type ValidationMode,
 } from './sender.js';
 export { type SqliteOutboxOptions, sqliteOutbox } from './sqlite-outbox.js';
+export { threadedSqliteOutbox } from './sqlite-thread.js';
 export {
   checkUrl,
   compileUrlPolicy,
