@@ -6,8 +6,16 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { WebhookError } from '../errors.js';
+import type { ClaimOptions } from './outbox.js';
 import { sqliteOutbox } from './sqlite-outbox.js';
-import type { ThreadCall, ThreadError, ThreadReply, ThreadStart } from './sqlite-thread.js';
+import {
+  decodeComplete,
+  encodeClaim,
+  type ThreadCall,
+  type ThreadError,
+  type ThreadReply,
+  type ThreadStart,
+} from './sqlite-thread.js';
 
 const METHODS: ReadonlySet<string> = new Set([
   'init',
@@ -73,7 +81,10 @@ if (port) {
     // `call[method]` is a method of `outbox` (no `this` needed: the outbox is a closure).
     let result: Promise<unknown>;
     try {
-      result = (call[method] as (...a: unknown[]) => Promise<unknown>)(...args);
+      // The per-delivery calls cross compactly (see encodeComplete / encodeClaim).
+      if (method === 'complete') result = outbox.complete(decodeComplete(args[0] as unknown[]));
+      else if (method === 'claim') result = outbox.claim(args[0] as ClaimOptions).then(encodeClaim);
+      else result = (call[method] as (...a: unknown[]) => Promise<unknown>)(...args);
     } catch (error) {
       reply([id, false, toThreadError(error)]);
       return;

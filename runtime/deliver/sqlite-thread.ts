@@ -17,7 +17,14 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { WebhookError, type WebhookErrorCode, type WebhookErrorDetails } from '../errors.js';
-import type { ClaimedDelivery, CompleteInput, Outbox } from './outbox.js';
+import type {
+  AttemptResolution,
+  ClaimedDelivery,
+  CompleteInput,
+  DisabledReason,
+  Endpoint,
+  Outbox,
+} from './outbox.js';
 import { type SqliteOutboxOptions, sqliteOutbox } from './sqlite-outbox.js';
 
 /** Main → thread: `[id, method, args]`, several per message. */
@@ -60,6 +67,114 @@ const fenceOf = (d: ClaimedDelivery): ClaimedDelivery =>
     leaseUntil: d.leaseUntil,
     endpoint: { id: d.endpoint.id },
   }) as ClaimedDelivery;
+
+/**
+ * complete() runs once per delivery: its input crosses as a flat array of primitives (copying one is
+ * cheaper than copying nested objects with their property names), rebuilt by `decodeComplete`.
+ */
+export const encodeComplete = (input: CompleteInput): unknown[] => {
+  const { delivery: d, attempt: a, resolution: r } = input;
+  return [
+    d.id,
+    d.messageId,
+    d.endpoint.id,
+    d.leaseOwner,
+    d.attempt,
+    d.leaseUntil,
+    input.now,
+    a.startedAt,
+    a.durationMs,
+    a.statusCode,
+    a.errorCode,
+    a.error,
+    a.responseSnippet,
+    a.outcome,
+    r.kind,
+    r.kind === 'retry' ? r.nextAttemptAt : undefined,
+    r.kind === 'succeeded' ? undefined : r.error,
+    input.disable,
+    input.disableAfterFailures,
+  ];
+};
+
+export const decodeComplete = (f: unknown[]): CompleteInput => {
+  const kind = f[14] as AttemptResolution['kind'];
+  const resolution: AttemptResolution =
+    kind === 'succeeded'
+      ? { kind }
+      : kind === 'retry'
+        ? { kind, nextAttemptAt: f[15] as number, error: f[16] as string }
+        : { kind, error: f[16] as string };
+  return {
+    delivery: fenceOf({
+      id: f[0],
+      messageId: f[1],
+      endpoint: { id: f[2] },
+      leaseOwner: f[3],
+      attempt: f[4],
+      leaseUntil: f[5],
+    } as ClaimedDelivery),
+    now: f[6] as number,
+    attempt: {
+      startedAt: f[7] as number,
+      durationMs: f[8] as number,
+      statusCode: f[9] as number | undefined,
+      errorCode: f[10] as string | undefined,
+      error: f[11] as string | undefined,
+      responseSnippet: f[12] as string | undefined,
+      outcome: f[13] as 'succeeded' | 'failed',
+    },
+    resolution,
+    ...(f[17] !== undefined ? { disable: f[17] as DisabledReason } : {}),
+    ...(f[18] !== undefined ? { disableAfterFailures: f[18] as number } : {}),
+  };
+};
+
+/** claim() results cross as rows of primitives plus each endpoint once (`decodeClaim` rebuilds them). */
+export const encodeClaim = (claimed: ClaimedDelivery[]): [Endpoint[], unknown[][]] => {
+  const endpoints: Endpoint[] = [];
+  const index = new Map<string, number>();
+  const rows = claimed.map((d) => {
+    let i = index.get(d.endpoint.id);
+    if (i === undefined) {
+      i = endpoints.push(d.endpoint) - 1;
+      index.set(d.endpoint.id, i);
+    }
+    const headers = d.headers;
+    let empty = true;
+    for (const _ in headers) {
+      empty = false;
+      break;
+    }
+    return [
+      d.id,
+      d.messageId,
+      d.eventType,
+      d.body,
+      empty ? undefined : headers,
+      d.attempt,
+      d.leaseOwner,
+      d.leaseUntil,
+      d.messageCreatedAt,
+      i,
+    ];
+  });
+  return [endpoints, rows];
+};
+
+const decodeClaim = ([endpoints, rows]: [Endpoint[], unknown[][]]): ClaimedDelivery[] =>
+  rows.map((r) => ({
+    id: r[0] as string,
+    messageId: r[1] as string,
+    eventType: r[2] as string,
+    body: r[3] as string,
+    headers: (r[4] as Record<string, string> | undefined) ?? {},
+    attempt: r[5] as number,
+    leaseOwner: r[6] as string,
+    leaseUntil: r[7] as number,
+    messageCreatedAt: r[8] as number,
+    endpoint: endpoints[r[9] as number] as Endpoint,
+  }));
 
 const threads = new WeakMap<Outbox, () => Worker | undefined>();
 /** The running thread of a threaded outbox (tests kill it to check that nothing hangs). */
@@ -235,8 +350,8 @@ export function threadedSqliteOutbox(path: string, options: SqliteOutboxOptions 
       }
       return mine.enqueue(message, { ...rest, tx: db });
     },
-    claim: (claimOptions) => call('claim', [claimOptions]),
-    complete: (input: CompleteInput) => call('complete', [{ ...input, delivery: fenceOf(input.delivery) }]),
+    claim: (claimOptions) => call<[Endpoint[], unknown[][]]>('claim', [claimOptions]).then(decodeClaim),
+    complete: (input: CompleteInput) => call('complete', [encodeComplete(input)]),
     release: (delivery, now) => call('release', [fenceOf(delivery), now]),
     redeliver: (target, now) => call('redeliver', [target, now]),
     getDelivery: (id) => call('getDelivery', [id]),
