@@ -405,9 +405,9 @@ async function main(): Promise<void> {
   const verdict = (r: { rate: number }) => (r.rate / bare.rate >= 0.5 ? 'met' : 'NOT met');
   console.log(
     `\ntarget: SQLite engine ≥ 0.5× the bare loop (which itself uses two threads: client + receiver)\n` +
-      `  1 worker (one thread + receiver):             ${verdict(one)} (${(one.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / one.cpu).toFixed(2)}× by CPU cost)\n` +
+      `  1 worker (one thread + receiver):                 ${verdict(one)} (${(one.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / one.cpu).toFixed(2)}× by CPU cost)\n` +
       `  1 worker, outbox in its own thread (+ receiver): ${verdict(threaded)} (${(threaded.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / threaded.cpu).toFixed(2)}× by CPU cost; main thread ${us(one.main)} → ${us(threaded.main)} µs/delivery)\n` +
-      `  ${THREADS} workers (${THREADS} threads + receiver, one file):  ${verdict(many)} (${(many.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / many.cpu).toFixed(2)}× by CPU cost)`,
+      `  ${THREADS} workers (${THREADS} threads + receiver, one file):      ${verdict(many)} (${(many.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / many.cpu).toFixed(2)}× by CPU cost)`,
   );
 }
 
