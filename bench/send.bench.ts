@@ -2,17 +2,14 @@
  * Delivery throughput, one run. The limit: a bare keep-alive node:http POST loop to a local receiver
  * (same concurrency, same body). Against it: the engine end to end — outbox claim under a lease,
  * Standard Webhooks signing, SSRF check, POST, classification, attempt record and state change —
- * with the SQLite outbox for 1 worker (on the main thread), 1 worker whose outbox runs in its own
- * thread (`threadedSqliteOutbox`: claims and commits off the event loop) and 2 workers (worker threads,
- * each its own connection to the same file), and with PostgreSQL for 1 and 4 workers (when
- * DATABASE_URL is set).
+ * with the SQLite outbox for 1 worker (on the main thread) and 2 workers (worker threads, each its own
+ * connection to the same file), and with PostgreSQL for 1 and 4 workers (when DATABASE_URL is set).
  *
  *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=5000 BENCH_CONCURRENCY=32 to change the load)
  *
  * The receiver runs in a worker thread so it does not share the sender's event loop: the bare loop
  * therefore uses two threads (client + receiver). CPU figures are the whole process (every thread,
- * receiver included) per request/delivery; "main" is the main thread's own share (Linux /proc), the
- * event loop that runs the HTTP client.
+ * receiver included) per request/delivery.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -26,7 +23,6 @@ import type { Outbox } from '../runtime/deliver/outbox.js';
 import { postgresOutbox } from '../runtime/deliver/postgres-outbox.js';
 import { createSender } from '../runtime/deliver/sender.js';
 import { sqliteOutbox } from '../runtime/deliver/sqlite-outbox.js';
-import { threadedSqliteOutbox } from '../runtime/deliver/sqlite-thread.js';
 import { createWorker } from '../runtime/deliver/worker.js';
 import { createEndpointManager } from '../runtime/manage/endpoints.js';
 
@@ -76,22 +72,8 @@ async function startReceiver(): Promise<{ url: string; stop: () => Promise<void>
   };
 }
 
-/** Process CPU (every thread) per request/delivery (µs): steadier than wall time on a shared machine. */
+/** Main-thread + receiver CPU per request/delivery (µs): steadier than wall time on a shared machine. */
 let lastCpuPerOp = 0;
-/** The main thread's own CPU per request/delivery (µs); NaN where /proc is not there. */
-let lastMainCpuPerOp = Number.NaN;
-
-/** CPU time of the main thread in µs, from /proc/self/task/<pid>/stat (utime + stime, in clock ticks). */
-function mainThreadCpu(): number {
-  try {
-    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After "pid (comm) ": state is field 3, utime 14, stime 15 → indexes 11 and 12 here.
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 async function bareLoop(url: string): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -127,7 +109,6 @@ async function bareLoop(url: string): Promise<number> {
   const until = performance.now() + BARE_MS;
   const start = performance.now();
   const cpu0 = process.cpuUsage();
-  const main0 = mainThreadCpu();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (performance.now() < until) {
@@ -139,7 +120,6 @@ async function bareLoop(url: string): Promise<number> {
   const rate = done / ((performance.now() - start) / 1000);
   const cpu = process.cpuUsage(cpu0);
   lastCpuPerOp = (cpu.user + cpu.system) / done;
-  lastMainCpuPerOp = (mainThreadCpu() - main0) / done;
   agent.destroy();
   return rate;
 }
@@ -169,14 +149,12 @@ async function engineRun(
   );
   const start = performance.now();
   const cpu0 = process.cpuUsage();
-  const main0 = mainThreadCpu();
   for (const w of workers) w.start();
   // nextDueAt() is an index lookup: undefined once nothing is pending or leased.
   while ((await main.nextDueAt()) !== undefined) await new Promise((r) => setTimeout(r, 20));
   const elapsed = (performance.now() - start) / 1000;
   const cpu = process.cpuUsage(cpu0);
   lastCpuPerOp = (cpu.user + cpu.system) / MESSAGES;
-  lastMainCpuPerOp = (mainThreadCpu() - main0) / MESSAGES;
   await Promise.all(workers.map((w) => w.stop()));
   const succeeded = await main.listDeliveries({ status: 'succeeded', limit: MESSAGES + 1 });
   if (succeeded.length !== MESSAGES) throw new Error(`${label}: ${succeeded.length}/${MESSAGES} delivered`);
@@ -271,13 +249,11 @@ async function threadedSqliteRun(
     const enqueueRate = MESSAGES / ((performance.now() - t0) / 1000);
     const start = performance.now();
     const cpu0 = process.cpuUsage();
-    const main0 = mainThreadCpu();
     await pool.run(file);
     while ((await main.nextDueAt()) !== undefined) await new Promise((r) => setTimeout(r, 20));
     const elapsed = (performance.now() - start) / 1000;
     const cpu = process.cpuUsage(cpu0);
     lastCpuPerOp = (cpu.user + cpu.system) / MESSAGES;
-    lastMainCpuPerOp = (mainThreadCpu() - main0) / MESSAGES;
     await pool.stop();
     const succeeded = await main.listDeliveries({ status: 'succeeded', limit: MESSAGES + 1 });
     if (succeeded.length !== MESSAGES) throw new Error(`threads: ${succeeded.length}/${MESSAGES} delivered`);
@@ -305,77 +281,56 @@ async function main(): Promise<void> {
     const warm = sqliteOutbox(path.join(dir, 'outbox.db'));
     await engineRun('warm-up', [warm], receiver.url);
     await warm.close();
-    const warmThread = threadedSqliteOutbox(path.join(dir, 'thread.db'));
-    await engineRun('warm-up thread', [warmThread], receiver.url);
-    await warmThread.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
   await threadedSqliteRun(pool, receiver.url);
   // The machine may be shared: interleave the limit and the SQLite engines and keep each round's figures.
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
   // Best of the rounds on each side: the fastest each path managed, and the least CPU it needed.
-  const best = { rate: 0, cpu: Number.POSITIVE_INFINITY, main: Number.POSITIVE_INFINITY };
+  const best = { rate: 0, cpu: Number.POSITIVE_INFINITY };
   const bare = { ...best };
   const one = { ...best };
-  const threaded = { ...best };
   const many = { ...best };
-  const keep = (into: typeof best, rate: number, cpu: number, main = lastMainCpuPerOp) => {
+  const keep = (into: typeof best, rate: number, cpu: number) => {
     into.rate = Math.max(into.rate, rate);
     into.cpu = Math.min(into.cpu, cpu);
-    into.main = Math.min(into.main, main);
   };
-  const us = (n: number) => (Number.isFinite(n) ? String(Math.round(n)) : '?');
   for (let round = 1; round <= ROUNDS; round++) {
     const limit = await bareLoop(receiver.url);
     keep(bare, limit, lastCpuPerOp);
     const limitCpu = lastCpuPerOp;
-    const limitMain = lastMainCpuPerOp;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
     let s: { rate: number; enqueueRate: number };
     let sCpu: number;
-    let sMain: number;
-    let th: { rate: number; enqueueRate: number };
-    let thCpu: number;
-    let thMain: number;
     try {
       const sqlite = sqliteOutbox(path.join(dir, 'outbox.db'));
       s = await engineRun('sqlite', [sqlite], receiver.url);
       sCpu = lastCpuPerOp;
-      sMain = lastMainCpuPerOp;
       await sqlite.close();
-      // A/B in the same round: the same engine, its outbox in a thread of its own.
-      const inThread = threadedSqliteOutbox(path.join(dir, 'thread.db'));
-      th = await engineRun('sqlite-thread', [inThread], receiver.url);
-      thCpu = lastCpuPerOp;
-      thMain = lastMainCpuPerOp;
-      await inThread.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    keep(one, s.rate, sCpu, sMain);
-    keep(threaded, th.rate, thCpu, thMain);
+    keep(one, s.rate, sCpu);
     const t = await threadedSqliteRun(pool, receiver.url);
     keep(many, t.rate, lastCpuPerOp);
     console.log(
-      `round ${round}: bare loop ${fmt(limit)} (${us(limitCpu)} µs CPU/request, main ${us(limitMain)}); ` +
-        `SQLite 1 worker ${fmt(s.rate)} (${us(sCpu)} µs CPU/delivery, main ${us(sMain)}); ` +
-        `SQLite in its thread ${fmt(th.rate)} (${us(thCpu)}, main ${us(thMain)}); ` +
-        `SQLite ${THREADS} workers ${fmt(t.rate)} (${us(lastCpuPerOp)}); send() ${fmt(s.enqueueRate)}`,
+      `round ${round}: bare loop ${fmt(limit)} (${Math.round(limitCpu)} µs CPU/request); ` +
+        `SQLite 1 worker ${fmt(s.rate)} (${Math.round(sCpu)} µs CPU/delivery); ` +
+        `SQLite ${THREADS} workers ${fmt(t.rate)} (${Math.round(lastCpuPerOp)} µs CPU/delivery); send() ${fmt(s.enqueueRate)}`,
     );
   }
   await pool.close();
-  const line = (label: string, r: typeof best, unit: string) => {
+  const line = (label: string, r: { rate: number; cpu: number }, unit: string) => {
     const ratio = r.rate / bare.rate;
     const cpuRatio = bare.cpu / r.cpu;
     return (
-      `${label.padEnd(56)} ${fmt(r.rate).padStart(9)}  ${us(r.cpu).padStart(4)} µs CPU/${unit} (main thread ${us(r.main)})` +
+      `${label.padEnd(52)} ${fmt(r.rate).padStart(9)}  ${String(Math.round(r.cpu)).padStart(4)} µs CPU/${unit}` +
       (r === bare ? '' : `  → ${ratio.toFixed(2)}× the limit (CPU-cost ratio ${cpuRatio.toFixed(2)}×)`)
     );
   };
   console.log('');
   console.log(line('bare keep-alive POST loop, 2 threads (client+receiver)', bare, 'request'));
   console.log(line('engine, SQLite outbox, 1 worker (main thread)', one, 'delivery'));
-  console.log(line('engine, SQLite outbox in its own thread, 1 worker', threaded, 'delivery'));
   console.log(line(`engine, SQLite outbox, ${THREADS} workers (threads, one file)`, many, 'delivery'));
 
   if (process.env.DATABASE_URL) {
@@ -389,7 +344,7 @@ async function main(): Promise<void> {
         const outboxes = pools.map((p) => postgresOutbox(p, { schema }));
         const r = await engineRun(`pg${count}`, outboxes, receiver.url);
         console.log(
-          `${`engine, PostgreSQL outbox, ${count} worker${count > 1 ? 's' : ''} (main thread)`.padEnd(56)} ${fmt(r.rate).padStart(9)}  ` +
+          `${`engine, PostgreSQL outbox, ${count} worker${count > 1 ? 's' : ''} (main thread)`.padEnd(52)} ${fmt(r.rate).padStart(9)}  ` +
             `${String(Math.round(lastCpuPerOp)).padStart(4)} µs CPU/delivery  → ${(r.rate / bare.rate).toFixed(2)}× the limit; send() ${fmt(r.enqueueRate)}`,
         );
       } finally {
@@ -405,9 +360,8 @@ async function main(): Promise<void> {
   const verdict = (r: { rate: number }) => (r.rate / bare.rate >= 0.5 ? 'met' : 'NOT met');
   console.log(
     `\ntarget: SQLite engine ≥ 0.5× the bare loop (which itself uses two threads: client + receiver)\n` +
-      `  1 worker (one thread + receiver):                 ${verdict(one)} (${(one.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / one.cpu).toFixed(2)}× by CPU cost)\n` +
-      `  1 worker, outbox in its own thread (+ receiver): ${verdict(threaded)} (${(threaded.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / threaded.cpu).toFixed(2)}× by CPU cost; main thread ${us(one.main)} → ${us(threaded.main)} µs/delivery)\n` +
-      `  ${THREADS} workers (${THREADS} threads + receiver, one file):      ${verdict(many)} (${(many.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / many.cpu).toFixed(2)}× by CPU cost)`,
+      `  1 worker (one thread + receiver):             ${verdict(one)} (${(one.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / one.cpu).toFixed(2)}× by CPU cost)\n` +
+      `  ${THREADS} workers (${THREADS} threads + receiver, one file):  ${verdict(many)} (${(many.rate / bare.rate).toFixed(2)}× throughput, ${(bare.cpu / many.cpu).toFixed(2)}× by CPU cost)`,
   );
 }
 

@@ -32,7 +32,6 @@ export {
   type ValidationMode,
 } from './sender.js';
 export { type SqliteOutboxOptions, sqliteOutbox } from './sqlite-outbox.js';
-export { threadedSqliteOutbox } from './sqlite-thread.js';
 export {
   checkUrl,
   compileUrlPolicy,

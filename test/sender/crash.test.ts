@@ -63,7 +63,7 @@ describe.each(outboxFixtures)('crash test on $name', (fixture) => {
       const { outbox } = made;
       cleanups.push(made.cleanup);
       const target =
-        fixture.name !== 'postgres'
+        fixture.name === 'sqlite'
           ? path.join(made.raw as string, 'outbox.db')
           : (made.raw as { schema: string }).schema;
 

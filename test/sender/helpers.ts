@@ -10,7 +10,6 @@ import { type Contract, defineContract } from '../../runtime/contract.js';
 import type { Outbox } from '../../runtime/deliver/outbox.js';
 import { postgresOutbox } from '../../runtime/deliver/postgres-outbox.js';
 import { sqliteOutbox } from '../../runtime/deliver/sqlite-outbox.js';
-import { threadedSqliteOutbox } from '../../runtime/deliver/sqlite-thread.js';
 
 // A type alias (not an interface) so it has the implicit index signature EventMapBase asks for.
 export type PetEvents = {
@@ -120,8 +119,7 @@ export async function pgSchema(
 }
 
 export interface OutboxFixture {
-  /** `sqlite-thread`: the SQLite outbox with its database work in a worker thread (same file format). */
-  readonly name: 'sqlite' | 'sqlite-thread' | 'postgres';
+  readonly name: 'sqlite' | 'postgres';
   readonly skip: boolean;
   create(tag: string): Promise<{ outbox: Outbox; cleanup(): Promise<void>; raw: unknown }>;
 }
@@ -133,23 +131,6 @@ export const outboxFixtures: OutboxFixture[] = [
     async create(tag) {
       const dir = tempDir(tag);
       const outbox = sqliteOutbox(path.join(dir, 'outbox.db'));
-      await outbox.init();
-      return {
-        outbox,
-        raw: dir,
-        async cleanup() {
-          await outbox.close();
-          fs.rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  {
-    name: 'sqlite-thread',
-    skip: false,
-    async create(tag) {
-      const dir = tempDir(tag);
-      const outbox = threadedSqliteOutbox(path.join(dir, 'outbox.db'));
       await outbox.init();
       return {
         outbox,
