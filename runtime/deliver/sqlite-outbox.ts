@@ -94,6 +94,35 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     deliveries: `${p}deliveries`,
     attempts: `${p}attempts`,
   };
+  // Hot statements' SQL built once: `stmt` looks statements up by their text, and a template
+  // literal rebuilt per call is a new string to hash every time.
+  const SQL = {
+    completeUpdate: `UPDATE ${T.deliveries}
+         SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?,
+             updated_at = ?, finished_at = ?
+         WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND attempts = ?`,
+    attemptInsert: `INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
+         status_code, error_code, error, response_snippet, outcome)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    resetFailures: `UPDATE ${T.endpoints} SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0`,
+    countFailure: `UPDATE ${T.endpoints} SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
+       RETURNING consecutive_failures`,
+    claimExpired: `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+       JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+       WHERE d.status = 'delivering' AND d.lease_until <= ? AND e.enabled = 1
+         AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
+       ORDER BY d.lease_until LIMIT ?`,
+    claimPending: `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+             JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+             WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.enabled = 1
+               AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
+             ORDER BY d.next_attempt_at LIMIT ?`,
+    claimUpdate: `UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
+         updated_at = ?
+       WHERE id IN (SELECT value FROM json_each(?))
+       RETURNING id, message_id, endpoint_id, attempts`,
+    claimMessage: `SELECT event_type, body, headers, created_at FROM ${T.messages} WHERE id = ?`,
+  };
   const ownsDb = typeof dbOrPath === 'string';
   let db: Db | undefined = typeof dbOrPath === 'string' ? undefined : dbOrPath;
   let ready: Promise<Db> | undefined;
@@ -260,13 +289,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
 
     const finished = resolution.kind !== 'retry';
     const applied =
-      stmt(
-        d,
-        `UPDATE ${T.deliveries}
-         SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?,
-             updated_at = ?, finished_at = ?
-         WHERE id = ? AND status = 'delivering' AND lease_owner = ? AND attempts = ?`,
-      ).run(
+      stmt(d, SQL.completeUpdate).run(
         resolution.kind === 'retry' ? 'pending' : resolution.kind,
         resolution.kind === 'retry' ? resolution.nextAttemptAt : now,
         resolution.kind === 'succeeded' ? null : resolution.error,
@@ -277,12 +300,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
         delivery.attempt,
       ).changes > 0;
     // The attempt happened either way; history records it even when the lease was lost.
-    stmt(
-      d,
-      `INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
-         status_code, error_code, error, response_snippet, outcome)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+    stmt(d, SQL.attemptInsert).run(
       delivery.id,
       delivery.messageId,
       delivery.endpoint.id,
@@ -299,19 +317,12 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     const endpointId = delivery.endpoint.id;
     if (attempt.outcome === 'succeeded') {
       if (reset.has(endpointId)) return { applied: true };
-      stmt(
-        d,
-        `UPDATE ${T.endpoints} SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0`,
-      ).run(endpointId);
+      stmt(d, SQL.resetFailures).run(endpointId);
       reset.add(endpointId);
       return { applied: true };
     }
     reset.delete(endpointId);
-    const counted = stmt(
-      d,
-      `UPDATE ${T.endpoints} SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
-       RETURNING consecutive_failures`,
-    ).get(endpointId) as { consecutive_failures: number } | undefined;
+    const counted = stmt(d, SQL.countFailure).get(endpointId) as { consecutive_failures: number } | undefined;
     const threshold = input.disableAfterFailures;
     const reason: DisabledReason | undefined =
       input.disable ??
@@ -332,25 +343,11 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     const excluded = JSON.stringify(options.excludeEndpointIds ?? []);
     type Row = { id: string; endpoint_id: string; rate_limit: number | null; rate_tat: number | null };
     // Two index-ordered scans (expired leases, then due pending rows) that stop at the limit.
-    const expired = stmt(
-      d,
-      `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
-       JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-       WHERE d.status = 'delivering' AND d.lease_until <= ? AND e.enabled = 1
-         AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
-       ORDER BY d.lease_until LIMIT ?`,
-    ).all(options.now, excluded, options.limit) as Row[];
+    const expired = stmt(d, SQL.claimExpired).all(options.now, excluded, options.limit) as Row[];
     const pending =
       expired.length >= options.limit
         ? []
-        : (stmt(
-            d,
-            `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
-             JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-             WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.enabled = 1
-               AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
-             ORDER BY d.next_attempt_at LIMIT ?`,
-          ).all(options.now, excluded, options.limit - expired.length) as Row[]);
+        : (stmt(d, SQL.claimPending).all(options.now, excluded, options.limit - expired.length) as Row[]);
     const candidates = [...expired, ...pending];
     const { chosen, rateState } = pickCandidates(candidates, options);
     for (const [endpointId, tat] of rateState) {
@@ -358,19 +355,18 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     }
     if (chosen.length === 0) return [];
     const leaseUntil = options.now + options.leaseMs;
-    const rows = stmt(
-      d,
-      `UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
-         updated_at = ?
-       WHERE id IN (SELECT value FROM json_each(?))
-       RETURNING id, message_id, endpoint_id, attempts`,
-    ).all(options.owner, leaseUntil, options.now, JSON.stringify(chosen)) as {
+    const rows = stmt(d, SQL.claimUpdate).all(
+      options.owner,
+      leaseUntil,
+      options.now,
+      JSON.stringify(chosen),
+    ) as {
       id: string;
       message_id: string;
       endpoint_id: string;
       attempts: number;
     }[];
-    const message = stmt(d, `SELECT event_type, body, headers, created_at FROM ${T.messages} WHERE id = ?`);
+    const message = stmt(d, SQL.claimMessage);
     const endpoints = new Map<string, Endpoint>();
     return rows.map((r) => {
       const m = message.get(r.message_id) as {
