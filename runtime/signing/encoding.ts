@@ -94,6 +94,14 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** Like `constantTimeEqual`, over UTF-16 code units of two strings (use on canonical base64/hex only). */
+/** `constantTimeEqualStrings(a, b.slice(offset))` without the slice. */
+export function constantTimeEqualStringsAt(a: string, b: string, offset: number): boolean {
+  if (a.length !== b.length - offset) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i + offset);
+  return diff === 0;
+}
+
 export function constantTimeEqualStrings(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;

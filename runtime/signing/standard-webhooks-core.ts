@@ -168,6 +168,21 @@ export function parseSignatureList(value: string, headerName: string): Signature
   return list;
 }
 
+/**
+ * True when the header is exactly one `v1,<44 characters>` entry — what every sender but one in
+ * rotation sends. `parseSignatureList` would return `{ v1: [value.slice(3)], v1a: [] }` for it, so a
+ * verifier may compare `value` from offset 3 directly and skip building the list.
+ */
+export function isSingleV1Entry(value: string): boolean {
+  return (
+    value.length === 3 + V1_LENGTH &&
+    value.startsWith('v1,') &&
+    value.charCodeAt(value.length - 1) > 0x20 &&
+    value.indexOf(' ', 3) === -1 &&
+    value.indexOf(',', 3) === -1
+  );
+}
+
 export type StandardKey =
   /** Symmetric HMAC-SHA256 key (`v1`). */
   | { readonly kind: 'hmac'; readonly bytes: Uint8Array }
