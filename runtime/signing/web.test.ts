@@ -136,6 +136,42 @@ describe('web crypto path', () => {
     );
   });
 
+  it('agrees with node:crypto on one-entry v1 headers near the valid one (node compares those in place)', async () => {
+    const valid = standardWebhookHeaders(VECTOR);
+    const signature = valid['webhook-signature'] ?? '';
+    const near = fc.oneof(
+      // The valid header with one character replaced (space, comma, tab and base64 characters).
+      fc
+        .tuple(
+          fc.nat({ max: signature.length - 1 }),
+          fc.constantFrom(' ', ',', '\t', 'A', '+', '/', '=', 'v'),
+        )
+        .map(([i, c]) => signature.slice(0, i) + c + signature.slice(i + 1)),
+      // `v1,` and 44 arbitrary characters, or one too many / too few.
+      fc.string({ minLength: 43, maxLength: 45 }).map((tail) => `v1,${tail}`),
+      fc.constantFrom(
+        signature,
+        `${signature} `,
+        ` ${signature}`,
+        `${signature},`,
+        `v1a${signature.slice(2)}`,
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(near, async (value) => {
+        const input = {
+          headers: { ...valid, 'webhook-signature': value },
+          body: VECTOR.body,
+          secret: VECTOR.secret,
+          now: () => VECTOR.timestamp * 1000,
+        };
+        const nodeCode = await codeOf(() => verifyStandardWebhook(input));
+        expect(await codeOf(() => verifyStandardWebhookWeb(input))).toBe(nodeCode);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('rejects huge and hostile inputs with WebhookError only', async () => {
     const scheme = standardWebhooksWeb({ secret: VECTOR.secret, now: () => VECTOR.timestamp * 1000 });
     const base = standardWebhookHeaders(VECTOR);
