@@ -127,43 +127,64 @@ async function bareLoop(url: string): Promise<number> {
   return rate;
 }
 
+/** A delivery worker with the bench's settings (the same in-process and in the threads). */
+function benchWorker(outbox: Outbox): ReturnType<typeof createWorker> {
+  return createWorker({
+    outbox,
+    contract,
+    urlPolicy: LOCAL,
+    concurrency: CONCURRENCY,
+    pollIntervalMs: 5,
+    disableAfterFailures: 0,
+  });
+}
+
+interface Drainers {
+  start(): Promise<void> | void;
+  stop(): Promise<unknown>;
+}
+
+/**
+ * Enqueues `messages` through `main`, then times the drainers from start until nothing is pending or
+ * leased, and checks every delivery succeeded.
+ */
 async function engineRun(
   label: string,
-  outboxes: Outbox[],
+  main: Outbox,
   url: string,
+  drainers: Drainers,
   messages = MESSAGES,
 ): Promise<{ rate: number; enqueueRate: number }> {
-  const [main] = outboxes;
-  if (!main) throw new Error('no outbox');
   const manager = createEndpointManager({ outbox: main, contract, urlPolicy: LOCAL });
   await manager.register({ url: `${url}/hook`, events: ['order.paid'] });
   const sender = createSender(contract, { outbox: main });
   const t0 = performance.now();
   for (let i = 0; i < messages; i++) await sender.send('order.paid', payload(i));
   const enqueueRate = messages / ((performance.now() - t0) / 1000);
-  const workers = outboxes.map((outbox) =>
-    createWorker({
-      outbox,
-      contract,
-      urlPolicy: LOCAL,
-      concurrency: CONCURRENCY,
-      pollIntervalMs: 5,
-      disableAfterFailures: 0,
-    }),
-  );
   const start = performance.now();
   const cpu0 = process.cpuUsage();
-  for (const w of workers) w.start();
+  await drainers.start();
   // nextDueAt() is an index lookup: undefined once nothing is pending or leased. Polled often, so
   // the end of the run is not rounded up.
   while ((await main.nextDueAt()) !== undefined) await new Promise((r) => setTimeout(r, 2));
   const elapsed = (performance.now() - start) / 1000;
   const cpu = process.cpuUsage(cpu0);
   lastCpuPerOp = (cpu.user + cpu.system) / messages;
-  await Promise.all(workers.map((w) => w.stop()));
+  await drainers.stop();
   const succeeded = await main.listDeliveries({ status: 'succeeded', limit: messages + 1 });
   if (succeeded.length !== messages) throw new Error(`${label}: ${succeeded.length}/${messages} delivered`);
   return { rate: messages / elapsed, enqueueRate };
+}
+
+/** Workers on this thread, one per outbox (connection). */
+function inProcess(outboxes: Outbox[]): Drainers {
+  const workers = outboxes.map(benchWorker);
+  return {
+    start: () => {
+      for (const w of workers) w.start();
+    },
+    stop: () => Promise.all(workers.map((w) => w.stop())),
+  };
 }
 
 /**
@@ -180,14 +201,7 @@ function serveThread(): void {
     if (command.type === 'run') {
       const outbox = sqliteOutbox(command.file);
       await outbox.init();
-      const worker = createWorker({
-        outbox,
-        contract,
-        urlPolicy: LOCAL,
-        concurrency: CONCURRENCY,
-        pollIntervalMs: 5,
-        disableAfterFailures: 0,
-      });
+      const worker = benchWorker(outbox);
       current = { worker, outbox };
       worker.start();
       port.postMessage('started');
@@ -246,23 +260,7 @@ async function threadedSqliteRun(
   const file = path.join(dir, 'outbox.db');
   const main = sqliteOutbox(file);
   try {
-    const manager = createEndpointManager({ outbox: main, contract, urlPolicy: LOCAL });
-    await manager.register({ url: `${url}/hook`, events: ['order.paid'] });
-    const sender = createSender(contract, { outbox: main });
-    const t0 = performance.now();
-    for (let i = 0; i < MESSAGES; i++) await sender.send('order.paid', payload(i));
-    const enqueueRate = MESSAGES / ((performance.now() - t0) / 1000);
-    const start = performance.now();
-    const cpu0 = process.cpuUsage();
-    await pool.run(file);
-    while ((await main.nextDueAt()) !== undefined) await new Promise((r) => setTimeout(r, 2));
-    const elapsed = (performance.now() - start) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    lastCpuPerOp = (cpu.user + cpu.system) / MESSAGES;
-    await pool.stop();
-    const succeeded = await main.listDeliveries({ status: 'succeeded', limit: MESSAGES + 1 });
-    if (succeeded.length !== MESSAGES) throw new Error(`threads: ${succeeded.length}/${MESSAGES} delivered`);
-    return { rate: MESSAGES / elapsed, enqueueRate };
+    return await engineRun('threads', main, url, { start: () => pool.run(file), stop: () => pool.stop() });
   } finally {
     await main.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -284,7 +282,7 @@ async function main(): Promise<void> {
   {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-warm-'));
     const warm = sqliteOutbox(path.join(dir, 'outbox.db'));
-    await engineRun('warm-up', [warm], receiver.url, 4000);
+    await engineRun('warm-up', warm, receiver.url, inProcess([warm]), 4000);
     await warm.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -309,7 +307,7 @@ async function main(): Promise<void> {
     let sCpu: number;
     try {
       const sqlite = sqliteOutbox(path.join(dir, 'outbox.db'));
-      s = await engineRun('sqlite', [sqlite], receiver.url);
+      s = await engineRun('sqlite', sqlite, receiver.url, inProcess([sqlite]));
       sCpu = lastCpuPerOp;
       await sqlite.close();
     } finally {
@@ -347,7 +345,8 @@ async function main(): Promise<void> {
       );
       try {
         const outboxes = pools.map((p) => postgresOutbox(p, { schema }));
-        const r = await engineRun(`pg${count}`, outboxes, receiver.url, PG_MESSAGES);
+        const [main] = outboxes as [Outbox, ...Outbox[]];
+        const r = await engineRun(`pg${count}`, main, receiver.url, inProcess(outboxes), PG_MESSAGES);
         console.log(
           `${`engine, PostgreSQL outbox, ${count} worker${count > 1 ? 's' : ''} (main thread)`.padEnd(52)} ${fmt(r.rate).padStart(9)}  ` +
             `${String(Math.round(lastCpuPerOp)).padStart(4)} µs CPU/delivery  → ${(r.rate / bare.rate).toFixed(2)}× the limit; send() ${fmt(r.enqueueRate)}`,
