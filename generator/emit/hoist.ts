@@ -44,8 +44,9 @@ interface Entry {
   readonly candidate: boolean;
   /** Child entry ids, one per occurrence. */
   readonly children: readonly number[];
-  /** First occurrence in walk order: its source pointer and a name hint. */
-  first?: { readonly order: number; readonly source: string; readonly hint: string };
+  /** Where it first occurs in the walk (its source pointer) and a name hint from there. */
+  readonly source: string;
+  readonly hint: string;
 }
 
 const CYCLE = new Error('cyclic schema object');
@@ -64,10 +65,18 @@ function hoist(model: ContractModel): ContractModel {
   const ids = new Map<string, number>();
   const values: JsonSchema[] = [];
 
+  // Walks every occurrence; a structure gets its id when the walk finishes its first occurrence
+  // (children before parents), which also records where that occurrence is.
   const active = new Set<object>();
-  const intern = (schema: JsonSchema): number => {
+  const intern = (schema: JsonSchema, source: string, hint: string): number => {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      return internKey(JSON.stringify(schema), schema, 0, false, []);
+      return internKey(JSON.stringify(schema), schema, {
+        length: 0,
+        object: false,
+        children: [],
+        source,
+        hint,
+      });
     }
     // The model is plain data; a cyclic object (never produced by the loader) is left as it is.
     if (active.has(schema)) throw CYCLE;
@@ -86,28 +95,26 @@ function hoist(model: ContractModel): ContractModel {
         continue;
       }
       key += slot.shape;
-      for (const child of slot.schemas) {
-        const id = intern(child);
+      for (const [index, child] of slot.schemas.entries()) {
+        const token = slot.tokens[index] as string;
+        const id = intern(
+          child,
+          `${source}/${escapeToken(keyword)}${token === '' ? '' : `/${escapeToken(token)}`}`,
+          keyword === 'properties' ? token : keyword === 'items' ? `${hint}-item` : hint,
+        );
         children.push(id);
         key += `#${id},`;
         length += (entries[id] as Entry).length + 8;
       }
     }
     active.delete(schema);
-    const object = isObjectSchema(schema);
-    return internKey(`${key}}`, schema, length, object, children);
+    return internKey(`${key}}`, schema, { length, object: isObjectSchema(schema), children, source, hint });
   };
-  const internKey = (
-    key: string,
-    schema: JsonSchema,
-    length: number,
-    object: boolean,
-    children: number[],
-  ): number => {
+  const internKey = (key: string, schema: JsonSchema, entry: Omit<Entry, 'candidate'>): number => {
     const known = ids.get(key);
     if (known !== undefined) return known;
     const id = entries.length;
-    entries.push({ length, object, candidate: object && length >= MIN_JSON_LENGTH, children });
+    entries.push({ ...entry, candidate: entry.object && entry.length >= MIN_JSON_LENGTH });
     values.push(schema);
     ids.set(key, id);
     return id;
@@ -116,53 +123,27 @@ function hoist(model: ContractModel): ContractModel {
   // Roots: named schemas (targets an inline copy can point to) and inline event payloads.
   const namedKeys = Object.keys(model.schemas).sort(compareStrings);
   const namedRoot = new Map<number, string>();
-  const rootIds: { id: number; source: string }[] = [];
+  const rootIds: number[] = [];
   for (const key of namedKeys) {
     const sourced = model.schemas[key] as SourcedSchema;
-    const id = intern(sourced.schema);
+    const id = intern(sourced.schema, sourced.source, 'Schema');
     if (!namedRoot.has(id)) namedRoot.set(id, key);
-    rootIds.push({ id, source: sourced.source });
+    rootIds.push(id);
   }
   // Event payloads stay where they are (an event's payload type is named after the event), so a
   // schema that is some event's whole payload is never hoisted.
   const eventRoots = new Set<number>();
   for (const event of model.events) {
-    const id = intern(event.payload.schema);
+    const id = intern(event.payload.schema, event.payload.source, 'Schema');
     eventRoots.add(id);
-    rootIds.push({ id, source: event.payload.source });
+    rootIds.push(id);
   }
-
-  // First occurrences, in walk order (each distinct subtree is walked once).
-  let order = 0;
-  const walked = new Set<number>();
-  const visit = (id: number, schema: JsonSchema, source: string, hint: string): void => {
-    const entry = entries[id] as Entry;
-    if (entry.first === undefined) entry.first = { order: order++, source, hint };
-    if (walked.has(id) || typeof schema !== 'object' || schema === null) return;
-    walked.add(id);
-    let i = 0;
-    for (const [keyword, value] of Object.entries(schema)) {
-      const slot = slotChildren(keyword, value);
-      if (slot === undefined) continue;
-      for (const [index, child] of slot.schemas.entries()) {
-        const token = slot.tokens[index] as string;
-        const childHint = keyword === 'properties' ? token : keyword === 'items' ? `${hint}-item` : hint;
-        visit(
-          entry.children[i++] as number,
-          child,
-          `${source}/${escapeToken(keyword)}${token === '' ? '' : `/${escapeToken(token)}`}`,
-          childHint,
-        );
-      }
-    }
-  };
-  for (const { id, source } of rootIds) visit(id, values[id] as JsonSchema, source, 'Schema');
 
   // Occurrences as emitted: a shared (named or hoisted) parent's body is written once, so its
   // children occur once per parent, not once per copy of the parent. Parents are longer than their
   // children, so walking by length (longest first) settles every parent before its children.
   const occurrences = new Array<number>(entries.length).fill(0);
-  for (const { id } of rootIds) occurrences[id] = (occurrences[id] ?? 0) + 1;
+  for (const id of rootIds) occurrences[id] = (occurrences[id] ?? 0) + 1;
   const byLength = entries
     .map((_, id) => id)
     .sort((a, b) => (entries[b] as Entry).length - (entries[a] as Entry).length || a - b);
@@ -180,15 +161,12 @@ function hoist(model: ContractModel): ContractModel {
   // Keys for the hoisted schemas, by first occurrence.
   const used = new Set(namedKeys);
   const keyOf = new Map<number, string>([...namedRoot].filter(([id]) => entries[id]?.object === true));
-  const ordered = [...hoisted].sort(
-    (a, b) => (entries[a]?.first?.order ?? 0) - (entries[b]?.first?.order ?? 0),
-  );
+  const ordered = [...hoisted].sort((a, b) => a - b);
   for (const id of ordered) {
     const schema = values[id] as JsonSchemaObject;
+    const entry = entries[id] as Entry;
     const base = sanitizeKey(
-      typeof schema.title === 'string' && schema.title !== ''
-        ? schema.title
-        : (entries[id]?.first?.hint ?? 'Schema'),
+      typeof schema.title === 'string' && schema.title !== '' ? schema.title : entry.hint,
     );
     let key = base;
     for (let n = 2; used.has(key); n++) key = `${base}-${n}`;
@@ -221,18 +199,18 @@ function hoist(model: ContractModel): ContractModel {
 
   const schemas: Record<string, SourcedSchema> = {};
   for (const [index, key] of namedKeys.entries()) {
-    const { id } = rootIds[index] as { id: number };
+    const id = rootIds[index] as number;
     const sourced = model.schemas[key] as SourcedSchema;
     schemas[key] = { schema: rebuild(id, sourced.schema, true), source: sourced.source };
   }
   for (const id of ordered) {
     schemas[keyOf.get(id) as string] = {
       schema: rebuild(id, values[id] as JsonSchema, true),
-      source: entries[id]?.first?.source ?? model.file,
+      source: (entries[id] as Entry).source,
     };
   }
   const events = model.events.map((event, index) => {
-    const { id } = rootIds[namedKeys.length + index] as { id: number };
+    const id = rootIds[namedKeys.length + index] as number;
     return { ...event, payload: { ...event.payload, schema: rebuild(id, event.payload.schema, true) } };
   });
   return changed ? { ...model, schemas, events } : model;
