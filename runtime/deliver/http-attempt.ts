@@ -103,10 +103,7 @@ function planFor(target: ResolvedTarget): RequestPlan {
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/**
- * Node's header list: `[name, value, name, value, …]`; later names replace earlier ones, any case.
-
- */
+/** Node's header list: `[name, value, name, value, …]`; later names replace earlier ones, any case. */
 function headerList(headers: Readonly<Record<string, string>>, plan: RequestPlan, length: number): string[] {
   let lowerCase = true;
   for (const name in headers) {
@@ -235,7 +232,8 @@ export function sendAttempt(input: AttemptInput): Promise<AttemptResponse> {
   const headers = headerList(input.headers, plan, length);
   // Node writes a string body in one go with the head, the head then encoded as UTF-8 like the body.
   // Header values may carry latin1 bytes; only then send the body as bytes (the head stays latin1).
-  const payload = typeof body === 'string' && NON_ASCII.test(headers.join('')) ? Buffer.from(body) : body;
+  const payload =
+    typeof body === 'string' && headers.some((part) => NON_ASCII.test(part)) ? Buffer.from(body) : body;
   return new Promise<AttemptResponse>((resolve) => {
     const attempt = new Attempt(
       target,
