@@ -1,28 +1,28 @@
 /** What the local servers (`listen`, `mock-receiver`) share: starting on a port, reading capped bodies. */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readNodeBody } from '../../runtime/adapters/node-http.js';
+import { isWebhookError } from '../../runtime/errors.js';
 
 /**
  * The raw body, or `undefined` after answering 413 when it exceeds `maxBodyBytes` (the caller just
- * returns). A cap keeps a misbehaving sender from filling memory on a developer's machine.
+ * returns). A cap keeps a misbehaving sender from filling memory on a developer's machine. The
+ * reading is the runtime's (`readNodeBody`: declared length checked first, the rest drained).
  */
 export async function readBodyCapped(
   req: IncomingMessage,
   res: ServerResponse,
   maxBodyBytes: number,
 ): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBodyBytes) {
-      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify({ error: `body larger than ${maxBodyBytes} bytes` }));
-      return undefined;
-    }
-    chunks.push(chunk);
+  try {
+    const bytes = await readNodeBody(req, maxBodyBytes);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  } catch (error) {
+    if (!isWebhookError(error, 'payload_too_large')) throw error;
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+    res.end(JSON.stringify({ error: `body larger than ${maxBodyBytes} bytes` }));
+    return undefined;
   }
-  return Buffer.concat(chunks);
 }
 
 /**
