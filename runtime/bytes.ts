@@ -25,6 +25,25 @@ export function toText(body: RawBody): string {
   return typeof body === 'string' ? body : decoder.decode(toBytes(body));
 }
 
+/** The receiver's answer to a body above its limit (every adapter and the receiver itself). */
+export function bodyTooLarge(limit: number): WebhookError {
+  return new WebhookError('payload_too_large', `The request body exceeds ${limit} bytes`, {
+    details: { limit },
+  });
+}
+
+/** The chunks of a body read in pieces, as one array (the chunk itself when there is only one). */
+export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

@@ -5,6 +5,7 @@
  * content parser it installs (every content type → Buffer, capped at `maxBodyBytes`) applies to the
  * webhook route only and the app's JSON parsing elsewhere is untouched.
  */
+import { bodyTooLarge } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import type { ReceiveResult } from '../receive/types.js';
 import type { HeadersInput } from '../signing/scheme.js';
@@ -73,7 +74,7 @@ export function fastifyWebhook(
     instance.setErrorHandler((error, _request, reply) => {
       const mapped =
         error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? new WebhookError('payload_too_large', `The request body exceeds ${receiver.maxBodyBytes} bytes`)
+          ? bodyTooLarge(receiver.maxBodyBytes)
           : error.statusCode !== undefined && error.statusCode < 500
             ? new WebhookError('invalid_body', error.message, { status: error.statusCode, cause: error })
             : error;

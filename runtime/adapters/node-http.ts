@@ -3,15 +3,10 @@
  * answer. Used by `receiver.node()` and by the Express adapter when no body parser ran.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyTooLarge, joinChunks } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import type { ReceiveResult } from '../receive/types.js';
 import type { ReceiverLike } from './types.js';
-
-function tooLarge(limit: number): WebhookError {
-  return new WebhookError('payload_too_large', `The request body exceeds ${limit} bytes`, {
-    details: { limit },
-  });
-}
 
 const consumed = (): WebhookError =>
   new WebhookError(
@@ -35,7 +30,7 @@ export function readNodeBodyThen(
   }
   const length = req.headers['content-length'];
   if (length !== undefined && Number(length) > limit) {
-    done(tooLarge(limit), undefined);
+    done(bodyTooLarge(limit), undefined);
     return;
   }
   let first: Uint8Array | undefined;
@@ -50,7 +45,7 @@ export function readNodeBodyThen(
       cleanup();
       // Discard the rest so the 413 can still be written on this connection.
       req.resume();
-      done(tooLarge(limit), undefined);
+      done(bodyTooLarge(limit), undefined);
       return;
     }
     if (first === undefined) first = bytes;
@@ -66,13 +61,7 @@ export function readNodeBodyThen(
       done(undefined, first ?? new Uint8Array(0));
       return;
     }
-    const body = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    done(undefined, body);
+    done(undefined, joinChunks(chunks, size));
   };
   const onError = (error: Error): void => {
     cleanup();

@@ -2,15 +2,10 @@
  * Web-standard adapter: `(Request) => Promise<Response>` for Hono (`c.req.raw`), Next.js route
  * handlers, Bun, Deno and Workers. The body is read as bytes with the receiver's size cap.
  */
+import { bodyTooLarge, joinChunks } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import type { ReceiveResult } from '../receive/types.js';
 import type { ReceiverLike } from './types.js';
-
-function tooLarge(limit: number): WebhookError {
-  return new WebhookError('payload_too_large', `The request body exceeds ${limit} bytes`, {
-    details: { limit },
-  });
-}
 
 /** Reads the raw body, failing fast on a declared or streamed size above `limit`. */
 export async function readRequestBody(request: Request, limit: number): Promise<Uint8Array> {
@@ -21,7 +16,7 @@ export async function readRequestBody(request: Request, limit: number): Promise<
     );
   }
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) throw tooLarge(limit);
+  if (declared > limit) throw bodyTooLarge(limit);
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -32,18 +27,11 @@ export async function readRequestBody(request: Request, limit: number): Promise<
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw bodyTooLarge(limit);
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return joinChunks(chunks, size);
 }
 
 export function toResponse(result: ReceiveResult): Response {

@@ -9,7 +9,7 @@
 
 import { nodeHandler } from '../adapters/node-http.js';
 import { webHandler } from '../adapters/web.js';
-import { toBytes, toText } from '../bytes.js';
+import { bodyTooLarge, toBytes, toText } from '../bytes.js';
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { getProvider } from '../presets/registry.js';
@@ -463,9 +463,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     try {
       const bytes = toBytes(request.body as RawBody);
       if (bytes.byteLength > maxBodyBytes) {
-        throw new WebhookError('payload_too_large', `The request body exceeds ${maxBodyBytes} bytes`, {
-          details: { limit: maxBodyBytes },
-        });
+        throw bodyTooLarge(maxBodyBytes);
       }
       const url = request.url;
       const verifying = scheme.verify(
