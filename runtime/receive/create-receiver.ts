@@ -15,7 +15,7 @@ import { WebhookError } from '../errors.js';
 import { getProvider } from '../presets/registry.js';
 import type { ProviderPreset } from '../presets/types.js';
 import { createSignatureScheme } from '../signing/resolve.js';
-import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
+import type { HeadersInput, RawBody } from '../signing/scheme.js';
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_TTL_MS,
@@ -26,6 +26,7 @@ import {
 import { createDispatcher } from './dispatch.js';
 import { errorResult, statusResult, toWebhookError } from './respond.js';
 import type {
+  CommonReceiverOptions,
   ErrorContext,
   ReceiveRequest,
   ReceiveResult,
@@ -91,27 +92,11 @@ interface QueuedPayload {
   readonly headers: Record<string, string>;
 }
 
-/** Loose view of the options (the public union only matters for type checking). */
-interface LooseOptions {
-  readonly secret?: unknown;
-  readonly scheme?: SignatureScheme;
-  readonly preset?: object;
-  readonly tolerance?: number;
-  readonly now?: () => number;
-  readonly leaseMs?: number;
-  readonly ttlMs?: number;
-  readonly validation?: ValidationPolicy;
-  readonly validationByEvent?: { readonly [event: string]: ValidationPolicy | undefined };
-  readonly onValidationIssue?: (
-    event: { readonly id: string; readonly type: string; readonly data: unknown },
-    issues: readonly ValidationIssue[],
-  ) => void;
-  readonly maxBodyBytes?: number;
-  readonly onError?: (error: WebhookError, context: ErrorContext) => void;
-  readonly mode?: 'inline' | 'ack-fast';
-  readonly queue?: EventQueue;
-  readonly worker?: ReceiverOptions<EventMapBase>['worker'];
-  readonly token?: () => string;
+/**
+ * Loose view of the options: the common ones as declared, the dedupe and handler unions flattened
+ * (those only matter for type checking the caller).
+ */
+interface LooseOptions extends CommonReceiverOptions<EventMapBase> {
   readonly store?: IdempotencyStore<unknown>;
   readonly dedupe?: boolean;
   readonly transactional?: boolean;
