@@ -110,6 +110,14 @@ function linkPackage(project: string, name: string, target: string): void {
   symlinkSync(target, dest, 'dir');
 }
 
+/** Makes `dir` a consumer project: the shared tsconfig, ESM, and `consumer.ts`. */
+function writeProject(dir: string, consumer: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(path.join(dir, 'consumer.ts'), consumer);
+}
+
 // A user installs gen-webhooks: its runtime arrives as .d.ts (built here into a fake package).
 const pkg = path.join(tmp, 'gen-webhooks-pkg');
 mkdirSync(pkg, { recursive: true });
@@ -152,26 +160,27 @@ writeFileSync(
   }),
 );
 
+// The same three handlers in every consumer; only where their types come from differs.
+const HANDLERS = `  'issues.opened': ({ data }) => \`\${data.repository.full_name}#\${data.issue.number}: \${data.issue.title}\`,
+  'pull_request.closed': ({ data }) => data.pull_request.merged === true,
+  push: ({ data }) => data.commits.map((commit) => commit.id),
+`;
+
 const oursProject = path.join(tmp, 'consumer-ours');
 await generate({ inputs: [spec], out: oursProject, cwd: repoRoot });
 const folder = (await generate({ inputs: [spec], out: oursProject, cwd: repoRoot, check: true })).contracts[0]
   ?.name;
-writeFileSync(path.join(oursProject, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-writeFileSync(path.join(oursProject, 'package.json'), JSON.stringify({ type: 'module' }));
 linkPackage(oursProject, 'gen-webhooks', pkg);
 linkPackage(oursProject, 'zod', path.dirname(require.resolve('zod/package.json')));
-writeFileSync(
-  path.join(oursProject, 'consumer.ts'),
+writeProject(
+  oursProject,
   `import { createReceiver } from './${folder}/index.js';
 
 export const receiver = createReceiver({
   secret: 'secret',
   dedupe: false,
   handlers: {
-    'issues.opened': ({ data }) => \`\${data.repository.full_name}#\${data.issue.number}: \${data.issue.title}\`,
-    'pull_request.closed': ({ data }) => data.pull_request.merged === true,
-    push: ({ data }) => data.commits.map((commit) => commit.id),
-  },
+${HANDLERS.replace(/^(?=.)/gm, '  ')}  },
 });
 `,
 );
@@ -180,10 +189,8 @@ export const receiver = createReceiver({
 // (no zod, no runtime), e.g. a service that shares handler code with the generated receiver.
 const typesProject = path.join(tmp, 'consumer-ours-types');
 await generate({ inputs: [spec], out: typesProject, cwd: repoRoot });
-writeFileSync(path.join(typesProject, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-writeFileSync(path.join(typesProject, 'package.json'), JSON.stringify({ type: 'module' }));
-writeFileSync(
-  path.join(typesProject, 'consumer.ts'),
+writeProject(
+  typesProject,
   `import type { Events } from './${folder}/types.js';
 
 interface Handlers {
@@ -193,24 +200,18 @@ interface Handlers {
 }
 
 export const handlers: Handlers = {
-  'issues.opened': ({ data }) => \`\${data.repository.full_name}#\${data.issue.number}: \${data.issue.title}\`,
-  'pull_request.closed': ({ data }) => data.pull_request.merged === true,
-  push: ({ data }) => data.commits.map((commit) => commit.id),
-};
+${HANDLERS}};
 `,
 );
 
 const octokitProject = path.join(tmp, 'consumer-octokit');
-mkdirSync(octokitProject, { recursive: true });
-writeFileSync(path.join(octokitProject, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-writeFileSync(path.join(octokitProject, 'package.json'), JSON.stringify({ type: 'module' }));
 linkPackage(
   octokitProject,
   '@octokit/openapi-webhooks-types',
   path.dirname(require.resolve('@octokit/openapi-webhooks-types/package.json')),
 );
-writeFileSync(
-  path.join(octokitProject, 'consumer.ts'),
+writeProject(
+  octokitProject,
   `import type { components } from '@octokit/openapi-webhooks-types';
 
 type Schemas = components['schemas'];
@@ -221,10 +222,7 @@ interface Handlers {
 }
 
 export const handlers: Handlers = {
-  'issues.opened': ({ data }) => \`\${data.repository.full_name}#\${data.issue.number}: \${data.issue.title}\`,
-  'pull_request.closed': ({ data }) => data.pull_request.merged === true,
-  push: ({ data }) => data.commits.map((commit) => commit.id),
-};
+${HANDLERS}};
 `,
 );
 
@@ -237,10 +235,7 @@ function tsc(project: string): Promise<void> {
 //    typescript.js, parsing lib.*.d.ts) is the same for every project and is most of the octokit
 //    consumer's time, so the ratios are also printed net of an empty project's time.
 const emptyProject = path.join(tmp, 'consumer-empty');
-mkdirSync(emptyProject, { recursive: true });
-writeFileSync(path.join(emptyProject, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-writeFileSync(path.join(emptyProject, 'package.json'), JSON.stringify({ type: 'module' }));
-writeFileSync(path.join(emptyProject, 'consumer.ts'), 'export const handlers = {};\n');
+writeProject(emptyProject, 'export const handlers = {};\n');
 console.log('  cold: one `tsc -p` process per run');
 const tscEmpty = await time('empty project (tsc fixed cost)', () => tsc(emptyProject));
 const tscOurs = await time('receiver consumer of the generated module', () => tsc(oursProject));
