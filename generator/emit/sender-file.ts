@@ -11,7 +11,7 @@ export function emitSenderFile(model: ContractModel, header: string, runtime: st
     '\n',
     `/** Signs and delivers ${model.title.replace(/\*\//g, '*\\/')} events; \`send(name, payload)\` is typed per event. */\n`,
     'export function createSender(options: SenderOptions = {}): Sender<Events> {\n',
-    '  return createRuntimeSender(contract, options);\n',
+    '  return createRuntimeSender<Events>(contract, options);\n',
     '}\n',
   ].join('');
 }

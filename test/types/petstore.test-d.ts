@@ -4,7 +4,8 @@
  * `@ts-expect-error` must be needed, so each one proves a wrong use is rejected.
  */
 
-import type { StandardSchemaV1 } from 'gen-webhooks/runtime';
+import Database from 'better-sqlite3';
+import { type StandardSchemaV1, sqliteStore } from 'gen-webhooks/runtime';
 import { fixtures } from '../golden/petstore-openapi/fixtures.js';
 import {
   createReceiver,
@@ -97,6 +98,37 @@ createReceiver({
     'pet.adopted': () => undefined,
     'pet.status_changed': () => undefined,
   },
+});
+
+// Transactional mode: handlers get the store's transaction handle (better-sqlite3's Database here).
+const db = new Database(':memory:');
+createReceiver({
+  secret: 'whsec_test',
+  store: sqliteStore(db),
+  transactional: true,
+  handlers: {
+    'pet.adopted': (event) => {
+      assertType<Equal<typeof event.tx, Database.Database>>();
+      event.tx.prepare('INSERT INTO adoptions (pet) VALUES (?)').run(event.data.petId);
+    },
+  },
+});
+// Without it there is no transaction to hand over.
+createReceiver({
+  secret: 'whsec_test',
+  store: sqliteStore(db),
+  handlers: {
+    'pet.adopted': (event) => {
+      assertType<Equal<typeof event.tx, undefined>>();
+    },
+  },
+});
+createReceiver({
+  secret: 'whsec_test',
+  dedupe: false,
+  // @ts-expect-error transactional mode needs a store to run the handler's transaction
+  transactional: true,
+  handlers: {},
 });
 
 // A handler for an event that does not exist is rejected.

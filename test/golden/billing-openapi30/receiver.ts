@@ -4,6 +4,8 @@ import { contract } from './contract.js';
 import type { Events } from './types.js';
 
 /** Verifies, validates and dispatches Billing callbacks deliveries to typed handlers. */
-export function createReceiver<Tx = undefined>(options: ReceiverOptions<Events, Tx>): Receiver<Events> {
-  return createRuntimeReceiver(contract, options);
+export function createReceiver<Tx = undefined, T extends boolean = false>(
+  options: ReceiverOptions<Events, Tx, T>,
+): Receiver<Events> {
+  return createRuntimeReceiver<Events, Tx, T>(contract, options);
 }

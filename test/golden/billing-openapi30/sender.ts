@@ -5,5 +5,5 @@ import type { Events } from './types.js';
 
 /** Signs and delivers Billing callbacks events; `send(name, payload)` is typed per event. */
 export function createSender(options: SenderOptions = {}): Sender<Events> {
-  return createRuntimeSender(contract, options);
+  return createRuntimeSender<Events>(contract, options);
 }
