@@ -27,7 +27,7 @@ export interface GenerateOptions {
   readonly allowRemoteRefs?: boolean;
   /** Base for relative paths and for the input path in each file's header. Default `process.cwd()`. */
   readonly cwd?: string;
-  /** Omit `// @ts-nocheck` from schemas.ts/fixtures.ts (see EmitOptions.checkAll); for the generator's tests. */
+  /** Omit `// @ts-nocheck` from types/schemas/contract/fixtures (see EmitOptions.checkAll); for the generator's tests. */
   readonly checkAll?: boolean;
 }
 
