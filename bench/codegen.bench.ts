@@ -9,7 +9,7 @@
  *    editor or `tsc --watch`). Two consumers of ours: types-only (like for like with a types-only
  *    package) and the full receiver (types + runtime + zod validators).
  * Targets: ours ≤ 0.5× openapi-typescript; our consumer ≤ 0.5× the octokit-types consumer.
- * Run: npm run bench:codegen   (RUNS=5 for more samples)
+ * Run: npm run bench:codegen   (RUNS, COLD_RUNS, WARM_RUNS for more samples)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -226,31 +226,51 @@ ${HANDLERS}};
 `,
 );
 
-function tsc(project: string): Promise<void> {
+function tsc(project: string): number {
+  const start = performance.now();
   execFileSync(process.execPath, [tscBin, '-p', project], { stdio: 'inherit' });
-  return Promise.resolve();
+  return performance.now() - start;
 }
 
 // 1. A cold `tsc -p` process per project, as in CI. tsc's fixed cost (starting node, loading
 //    typescript.js, parsing lib.*.d.ts) is the same for every project and is most of the octokit
-//    consumer's time, so the ratios are also printed net of an empty project's time.
+//    consumer's time, so the ratios are also printed net of an empty project's time. The projects
+//    run interleaved, one of each per round, and each round's net ratio is taken against that
+//    round's empty project: drift in machine load then hits the numerator and denominator alike.
 const emptyProject = path.join(tmp, 'consumer-empty');
 writeProject(emptyProject, 'export const handlers = {};\n');
-console.log('  cold: one `tsc -p` process per run');
-const tscEmpty = await time('empty project (tsc fixed cost)', () => tsc(emptyProject));
-const tscOurs = await time('receiver consumer of the generated module', () => tsc(oursProject));
-const tscTypes = await time('types-only consumer of the generated module', () => tsc(typesProject));
-const tscOctokit = await time('consumer of @octokit/openapi-webhooks-types', () => tsc(octokitProject));
-const net = (a: number) => Math.max(1, a - tscEmpty.warm);
+const COLD_RUNS = Number(process.env.COLD_RUNS ?? 7);
+const coldProjects = {
+  empty: emptyProject,
+  types: typesProject,
+  receiver: oursProject,
+  octokit: octokitProject,
+};
+type ColdName = keyof typeof coldProjects;
+for (const project of Object.values(coldProjects)) tsc(project); // file cache warm-up
+const cold: Record<ColdName, number[]> = { empty: [], types: [], receiver: [], octokit: [] };
+for (let run = 0; run < COLD_RUNS; run++) {
+  for (const [name, project] of Object.entries(coldProjects)) cold[name as ColdName].push(tsc(project));
+}
+const perRound = (f: (i: number) => number) => median(cold.empty.map((_, i) => f(i)));
+const at = (name: ColdName, i: number) => cold[name][i] ?? 0;
+const netRatio = (name: ColdName) =>
+  perRound((i) => Math.max(1, at(name, i) - at('empty', i)) / Math.max(1, at('octokit', i) - at('empty', i)));
+const totalRatio = (name: ColdName) => perRound((i) => at(name, i) / at('octokit', i));
+console.log(`  cold: one \`tsc -p\` process per project, interleaved, ${COLD_RUNS} rounds (medians)`);
 console.log(
-  `  cold, total:  types-only ${ratio(tscTypes.warm, tscOctokit.warm)}, receiver ${ratio(tscOurs.warm, tscOctokit.warm)} ` +
-    `of octokit-types (an empty project alone is ${ratio(tscEmpty.warm, tscOctokit.warm)}, so ≤ 0.50× is out of reach for any consumer)`,
+  `    empty project ${ms(median(cold.empty))}  types-only consumer ${ms(median(cold.types))}  ` +
+    `receiver consumer ${ms(median(cold.receiver))}  octokit-types consumer ${ms(median(cold.octokit))}`,
 );
 console.log(
-  `  cold, net of the fixed cost:  types-only ${ratio(net(tscTypes.warm), net(tscOctokit.warm))} (target ≤ 0.50×: ${verdict(
-    net(tscTypes.warm) / net(tscOctokit.warm),
+  `  cold, total:  types-only ${totalRatio('types').toFixed(2)}×, receiver ${totalRatio('receiver').toFixed(2)}× ` +
+    `of octokit-types (an empty project alone is ${totalRatio('empty').toFixed(2)}×, so ≤ 0.50× is out of reach for any consumer)`,
+);
+console.log(
+  `  cold, net of the fixed cost:  types-only ${netRatio('types').toFixed(2)}× (target ≤ 0.50×: ${verdict(
+    netRatio('types'),
     0.5,
-  )}), receiver ${ratio(net(tscOurs.warm), net(tscOctokit.warm))}`,
+  )}), receiver ${netRatio('receiver').toFixed(2)}×`,
 );
 
 // 2. Warm, in one process: what an editor (tsserver) or `tsc --watch` pays for the consumer. lib
