@@ -13,7 +13,7 @@ import { emitAll } from '../generator/generate.js';
 import type { ContractModel } from '../generator/model.js';
 import { loadContract } from '../generator/parse/index.js';
 import { writeOutput } from '../generator/write.js';
-import { repoRoot, typecheck } from './types/typecheck.js';
+import { checkContractLiteral, repoRoot, typecheck } from './types/typecheck.js';
 
 const corpus = path.resolve(repoRoot, '../shared/corpus');
 const hasCorpus = existsSync(corpus);
@@ -74,6 +74,7 @@ describe.skipIf(!hasCorpus)('generating the corpus', async () => {
   });
 
   it('compiles every generated module under tsc --strict', () => {
+    for (const g of generated) checkContractLiteral(g.folder);
     const diagnostics = typecheck(generated.map((g) => path.join(g.folder, 'index.ts'))).filter(
       (d) => !d.startsWith('runtime/'),
     );
