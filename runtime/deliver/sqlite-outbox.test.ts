@@ -41,6 +41,75 @@ describe('sqliteOutbox completions', () => {
     expect((await outbox.getEndpoint(ep.id))?.consecutiveFailures).toBe(expected);
   });
 
+  it('a claim takes expired leases first, then due rows in order, skips excluded endpoints, and carries each message', async () => {
+    const outbox = sqliteOutbox(new Database(':memory:'));
+    const a = await outbox.createEndpoint(
+      { url: 'https://a.example/h', events: ['*'], secret: 'whsec_x' },
+      0,
+    );
+    const b = await outbox.createEndpoint(
+      { url: 'https://b.example/h', events: ['*'], secret: 'whsec_x' },
+      0,
+    );
+    for (let i = 0; i < 4; i++) {
+      await outbox.enqueue({
+        id: `msg_${i}`,
+        eventType: `e${i}`,
+        body: `{"n":${i}}`,
+        headers: i === 1 ? { 'x-extra': 'yes' } : {},
+        createdAt: 100 + i,
+      });
+    }
+    // msg_0 for both endpoints, leased and left to expire.
+    const first = await outbox.claim({ owner: 'w', now: 1000, leaseMs: 100, limit: 2 });
+    expect(first.map((d) => [d.messageId, d.endpoint.id]).sort()).toEqual(
+      [
+        ['msg_0', a.id],
+        ['msg_0', b.id],
+      ].sort(),
+    );
+    // Endpoint b excluded: a's expired lease first, then a's due rows in creation order, at most 3.
+    const second = await outbox.claim({
+      owner: 'w2',
+      now: 2000,
+      leaseMs: 100,
+      limit: 3,
+      excludeEndpointIds: [b.id],
+    });
+    expect(second.map((d) => [d.messageId, d.endpoint.id, d.attempt])).toEqual([
+      ['msg_0', a.id, 2],
+      ['msg_1', a.id, 1],
+      ['msg_2', a.id, 1],
+    ]);
+    expect(second[1]).toMatchObject({
+      eventType: 'e1',
+      body: '{"n":1}',
+      headers: { 'x-extra': 'yes' },
+      messageCreatedAt: 101,
+      leaseOwner: 'w2',
+      leaseUntil: 2100,
+    });
+    // Nothing excluded: b's expired lease, then the rest in due order.
+    const third = (await outbox.claim({ owner: 'w3', now: 2000, leaseMs: 100, limit: 10 })).map((d) => [
+      d.messageId,
+      d.endpoint.id,
+    ]);
+    expect(third.slice(0, 3)).toEqual([
+      ['msg_0', b.id],
+      ['msg_1', b.id],
+      ['msg_2', b.id],
+    ]);
+    // msg_3 is due at the same time for both endpoints: either order.
+    expect(third.slice(3).sort()).toEqual(
+      [
+        ['msg_3', a.id],
+        ['msg_3', b.id],
+      ].sort(),
+    );
+    expect(await outbox.claim({ owner: 'w3', now: 2000, leaseMs: 100, limit: 10 })).toEqual([]);
+    expect(await outbox.claim({ owner: 'w3', now: 5000, leaseMs: 100, limit: 0 })).toEqual([]);
+  });
+
   it('delivery ids lead with the creation time, so they sort by it', async () => {
     const outbox = sqliteOutbox(new Database(':memory:'));
     await outbox.createEndpoint({ url: 'https://example.com/h', events: ['*'], secret: 'whsec_x' }, 0);

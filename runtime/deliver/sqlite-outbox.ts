@@ -107,21 +107,34 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     resetFailures: `UPDATE ${T.endpoints} SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0`,
     countFailure: `UPDATE ${T.endpoints} SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
        RETURNING consecutive_failures`,
-    claimExpired: `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
-       JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-       WHERE d.status = 'delivering' AND d.lease_until <= ? AND e.enabled = 1
-         AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
-       ORDER BY d.lease_until LIMIT ?`,
-    claimPending: `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
-             JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-             WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.enabled = 1
-               AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))
-             ORDER BY d.next_attempt_at LIMIT ?`,
     claimUpdate: `UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = ?, lease_until = ?,
          updated_at = ?
-       WHERE id IN (SELECT value FROM json_each(?))
-       RETURNING id, message_id, endpoint_id, attempts`,
-    claimMessage: `SELECT event_type, body, headers, created_at FROM ${T.messages} WHERE id = ?`,
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    // The claimed rows with their messages in one statement, in the order chosen.
+    claimRead: `SELECT d.id, d.message_id, d.endpoint_id, d.attempts, m.event_type, m.body, m.headers, m.created_at
+       FROM json_each(?) j JOIN ${T.deliveries} d ON d.id = j.value JOIN ${T.messages} m ON m.id = d.message_id`,
+  };
+  /**
+   * The two candidate scans (expired leases, then due pending rows), per limit and with or without
+   * excluded endpoints. The limit is written into the SQL: a bound LIMIT makes SQLite re-prepare the
+   * statement on every run (~10 µs here), and `json_each` of an empty exclusion list costs as much
+   * again, so the usual claim (nothing excluded) has no exclusion clause at all. Limits are small
+   * integers (free worker slots), so there are few of these.
+   */
+  const claimScans = new Map<number, { expired: string; pending: string }>();
+  const claimScanSql = (limit: number, excluding: boolean): { expired: string; pending: string } => {
+    const key = excluding ? -limit : limit;
+    let sql = claimScans.get(key);
+    if (!sql) {
+      const exclude = excluding ? 'AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))' : '';
+      const scan = (status: string, column: string) => `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat
+         FROM ${T.deliveries} d JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+         WHERE d.status = '${status}' AND d.${column} <= ? AND e.enabled = 1 ${exclude}
+         ORDER BY d.${column} LIMIT ${limit}`;
+      sql = { expired: scan('delivering', 'lease_until'), pending: scan('pending', 'next_attempt_at') };
+      claimScans.set(key, sql);
+    }
+    return sql;
   };
   const ownsDb = typeof dbOrPath === 'string';
   let db: Db | undefined = typeof dbOrPath === 'string' ? undefined : dbOrPath;
@@ -340,41 +353,39 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
 
   /** One claim, inside its write transaction. */
   const claimIn = (d: Db, options: ClaimOptions): ClaimedDelivery[] => {
-    const excluded = JSON.stringify(options.excludeEndpointIds ?? []);
+    const limit = Math.floor(options.limit);
+    if (!(limit > 0)) return [];
+    const excluding = options.excludeEndpointIds !== undefined && options.excludeEndpointIds.length > 0;
+    const excluded = excluding ? JSON.stringify(options.excludeEndpointIds) : undefined;
     type Row = { id: string; endpoint_id: string; rate_limit: number | null; rate_tat: number | null };
+    const scan = (which: 'expired' | 'pending', n: number) => {
+      const s = stmt(d, claimScanSql(n, excluding)[which]);
+      return (excluded === undefined ? s.all(options.now) : s.all(options.now, excluded)) as Row[];
+    };
     // Two index-ordered scans (expired leases, then due pending rows) that stop at the limit.
-    const expired = stmt(d, SQL.claimExpired).all(options.now, excluded, options.limit) as Row[];
-    const pending =
-      expired.length >= options.limit
-        ? []
-        : (stmt(d, SQL.claimPending).all(options.now, excluded, options.limit - expired.length) as Row[]);
-    const candidates = [...expired, ...pending];
+    const expired = scan('expired', limit);
+    const candidates =
+      expired.length >= limit ? expired : expired.concat(scan('pending', limit - expired.length));
     const { chosen, rateState } = pickCandidates(candidates, options);
     for (const [endpointId, tat] of rateState) {
       stmt(d, `UPDATE ${T.endpoints} SET rate_tat = ? WHERE id = ?`).run(tat, endpointId);
     }
     if (chosen.length === 0) return [];
     const leaseUntil = options.now + options.leaseMs;
-    const rows = stmt(d, SQL.claimUpdate).all(
-      options.owner,
-      leaseUntil,
-      options.now,
-      JSON.stringify(chosen),
-    ) as {
+    const ids = JSON.stringify(chosen);
+    stmt(d, SQL.claimUpdate).run(options.owner, leaseUntil, options.now, ids);
+    const rows = stmt(d, SQL.claimRead).all(ids) as {
       id: string;
       message_id: string;
       endpoint_id: string;
       attempts: number;
+      event_type: string;
+      body: string;
+      headers: string;
+      created_at: number;
     }[];
-    const message = stmt(d, SQL.claimMessage);
     const endpoints = new Map<string, Endpoint>();
     return rows.map((r) => {
-      const m = message.get(r.message_id) as {
-        event_type: string;
-        body: string;
-        headers: string;
-        created_at: number;
-      };
       let endpoint = endpoints.get(r.endpoint_id);
       if (!endpoint) {
         endpoint = toEndpoint(selectEndpoint(d, r.endpoint_id) as EndpointRow);
@@ -383,13 +394,13 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       return {
         id: r.id,
         messageId: r.message_id,
-        eventType: m.event_type,
-        body: m.body,
-        headers: m.headers === '{}' ? {} : (JSON.parse(m.headers) as Record<string, string>),
+        eventType: r.event_type,
+        body: r.body,
+        headers: r.headers === '{}' ? {} : (JSON.parse(r.headers) as Record<string, string>),
         attempt: r.attempts,
         leaseOwner: options.owner,
         leaseUntil,
-        messageCreatedAt: m.created_at,
+        messageCreatedAt: r.created_at,
         endpoint,
       };
     });
