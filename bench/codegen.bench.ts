@@ -166,6 +166,16 @@ const HANDLERS = `  'issues.opened': ({ data }) => \`\${data.repository.full_nam
   push: ({ data }) => data.commits.map((commit) => commit.id),
 `;
 
+/** The types-only consumers' body: a Handlers interface typed by `payload(event)`, and HANDLERS. */
+const typedHandlers = (payload: (event: string) => string) => `interface Handlers {
+${['issues.opened', 'pull_request.closed', 'push']
+  .map((event) => `  '${event}'?: (event: { data: ${payload(event)} }) => unknown;\n`)
+  .join('')}}
+
+export const handlers: Handlers = {
+${HANDLERS}};
+`;
+
 const oursProject = path.join(tmp, 'consumer-ours');
 await generate({ inputs: [spec], out: oursProject, cwd: repoRoot });
 const folder = (await generate({ inputs: [spec], out: oursProject, cwd: repoRoot, check: true })).contracts[0]
@@ -193,15 +203,7 @@ writeProject(
   typesProject,
   `import type { Events } from './${folder}/types.js';
 
-interface Handlers {
-  'issues.opened'?: (event: { data: Events['issues.opened'] }) => unknown;
-  'pull_request.closed'?: (event: { data: Events['pull_request.closed'] }) => unknown;
-  push?: (event: { data: Events['push'] }) => unknown;
-}
-
-export const handlers: Handlers = {
-${HANDLERS}};
-`,
+${typedHandlers((event) => `Events['${event}']`)}`,
 );
 
 const octokitProject = path.join(tmp, 'consumer-octokit');
@@ -215,16 +217,26 @@ writeProject(
   `import type { components } from '@octokit/openapi-webhooks-types';
 
 type Schemas = components['schemas'];
-interface Handlers {
-  'issues.opened'?: (event: { data: Schemas['webhook-issues-opened'] }) => unknown;
-  'pull_request.closed'?: (event: { data: Schemas['webhook-pull-request-closed'] }) => unknown;
-  push?: (event: { data: Schemas['webhook-push'] }) => unknown;
-}
-
-export const handlers: Handlers = {
-${HANDLERS}};
-`,
+${typedHandlers((event) => `Schemas['webhook-${event.replace(/[._]/g, '-')}']`)}`,
 );
+
+/**
+ * `runs` rounds of `measure` over every project, one of each per round (so drift in machine load
+ * hits every project alike), after one unrecorded pass that warms what the measure reuses.
+ */
+function interleaved<K extends string>(
+  projects: Record<K, string>,
+  runs: number,
+  measure: (project: string) => number,
+): Record<K, number[]> {
+  const entries = Object.entries(projects) as [K, string][];
+  for (const [, project] of entries) measure(project);
+  const samples = Object.fromEntries(entries.map(([name]) => [name, [] as number[]])) as Record<K, number[]>;
+  for (let run = 0; run < runs; run++) {
+    for (const [name, project] of entries) samples[name].push(measure(project));
+  }
+  return samples;
+}
 
 function tsc(project: string): number {
   const start = performance.now();
@@ -247,11 +259,7 @@ const coldProjects = {
   octokit: octokitProject,
 };
 type ColdName = keyof typeof coldProjects;
-for (const project of Object.values(coldProjects)) tsc(project); // file cache warm-up
-const cold: Record<ColdName, number[]> = { empty: [], types: [], receiver: [], octokit: [] };
-for (let run = 0; run < COLD_RUNS; run++) {
-  for (const [name, project] of Object.entries(coldProjects)) cold[name as ColdName].push(tsc(project));
-}
+const cold = interleaved(coldProjects, COLD_RUNS, tsc); // warm-up pass: the file cache
 const perRound = (f: (i: number) => number) => median(cold.empty.map((_, i) => f(i)));
 const at = (name: ColdName, i: number) => cold[name][i] ?? 0;
 const netRatio = (name: ColdName) =>
@@ -311,14 +319,7 @@ function checkInProcess(project: string): number {
 }
 const WARM_RUNS = Number(process.env.WARM_RUNS ?? 9);
 const warmProjects = { types: typesProject, receiver: oursProject, octokit: octokitProject };
-for (const project of Object.values(warmProjects)) checkInProcess(project); // JIT and lib warm-up
-const warmSamples: Record<keyof typeof warmProjects, number[]> = { types: [], receiver: [], octokit: [] };
-for (let run = 0; run < WARM_RUNS; run++) {
-  // Interleaved, so drift in machine load hits every project alike.
-  for (const [name, project] of Object.entries(warmProjects)) {
-    warmSamples[name as keyof typeof warmProjects].push(checkInProcess(project));
-  }
-}
+const warmSamples = interleaved(warmProjects, WARM_RUNS, checkInProcess); // warm-up pass: JIT and lib files
 const warm = {
   types: median(warmSamples.types),
   receiver: median(warmSamples.receiver),
