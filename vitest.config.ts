@@ -7,7 +7,8 @@ export default defineConfig({
   resolve: {
     // Generated modules import the package by name; tests resolve it to the sources, not dist/.
     alias: [
-      { find: /^gen-webhooks\/runtime$/, replacement: here('./runtime/index.ts') },
+      { find: /^@gen-webhooks\/runtime$/, replacement: here('./runtime/index.ts') },
+      { find: /^@gen-webhooks\/runtime\/web$/, replacement: here('./runtime/signing/web.ts') },
       { find: /^gen-webhooks$/, replacement: here('./generator/index.ts') },
     ],
   },

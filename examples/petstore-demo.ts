@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sqliteStore } from 'gen-webhooks/runtime';
+import { sqliteStore } from '@gen-webhooks/runtime';
 import { fixtures } from '../generated/petstore-openapi/fixtures.js';
 import { createReceiver, createSender, type EventName } from '../generated/petstore-openapi/index.js';
 

@@ -14,7 +14,7 @@ export interface GenerateConfig {
   readonly inputs?: readonly string[];
   /** Output directory; one folder per contract is written inside it. Default `generated`. */
   readonly out?: string;
-  /** `package` imports `gen-webhooks/runtime`; `inline` copies the runtime into each contract folder. */
+  /** `package` imports `@gen-webhooks/runtime`; `inline` copies the runtime into each contract folder. */
   readonly runtime?: RuntimeMode;
   /** Allow `$ref`s to http(s) URLs. */
   readonly allowRemoteRefs?: boolean;

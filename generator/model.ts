@@ -9,7 +9,7 @@
  *   boolean `exclusiveMinimum/Maximum` become the numeric form, `example` is kept as `examples: [..]`;
  * - other keywords are kept as written (the schema emitters warn on the ones they do not support).
  */
-import type { BackoffConfig, EnvelopeConfig, SelectorConfig, SignatureConfig } from '../runtime/contract.js';
+import type { BackoffConfig, EnvelopeConfig, SelectorConfig, SignatureConfig } from '@gen-webhooks/runtime';
 import type { Diagnostic } from './errors.js';
 
 export type JsonSchema = boolean | JsonSchemaObject;

@@ -1,5 +1,5 @@
 /**
- * `gen-webhooks/runtime`: imported by generated modules, usable alone. Drivers (better-sqlite3, pg,
+ * `@gen-webhooks/runtime`: imported by generated modules, usable alone. Drivers (better-sqlite3, pg,
  * ioredis) are never imported here: stores take the user's driver instance.
  */
 export * from './adapters/index.js';
@@ -9,6 +9,7 @@ export * from './contract.js';
 export * from './deliver/index.js';
 export * from './envelope.js';
 export * from './errors.js';
+export { getHeader } from './headers.js';
 export * from './manage/index.js';
 export * from './presets/index.js';
 export * from './receive/index.js';

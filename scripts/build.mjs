@@ -1,8 +1,14 @@
-// Clean build of the publishable package: dist/ from generator/ and runtime/.
+// Clean build of both packages: runtime/dist (the runtime, which the generator's types import), then dist/ (the generator and CLI).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+execFileSync(process.execPath, [new URL('./build-runtime.mjs', import.meta.url).pathname], {
   stdio: 'inherit',
+});
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  stdio: 'inherit',
+  cwd: new URL('..', import.meta.url),
 });

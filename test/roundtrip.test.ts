@@ -1,7 +1,7 @@
 /**
  * Round trip through real HTTP on 127.0.0.1: the generated sender signs and POSTs every Petstore
  * fixture, the generated receiver verifies, validates and hands it to the typed handler — once with
- * the runtime imported from `gen-webhooks/runtime`, once with the inlined runtime copy.
+ * the runtime imported from `@gen-webhooks/runtime`, once with the inlined runtime copy.
  */
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

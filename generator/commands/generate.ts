@@ -23,7 +23,7 @@ documents in YAML or JSON; a directory means every contract in it. Each contract
 
 Options:
   -o, --out <dir>          Output directory (default: generated)
-      --runtime <mode>     package: import 'gen-webhooks/runtime' (default)
+      --runtime <mode>     package: import '@gen-webhooks/runtime' (default)
                            inline: copy the runtime into <out>/<contract>/runtime/ so the generated
                            module depends on zod only
       --check              Write nothing; exit 1 and list the files when the output would change

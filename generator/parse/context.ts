@@ -1,5 +1,5 @@
 /** What every format parser gets, and the draft events they return to parse/index.ts. */
-import type { EnvelopeConfig } from '../../runtime/contract.js';
+import type { EnvelopeConfig } from '@gen-webhooks/runtime';
 import type { Diagnostic } from '../errors.js';
 import type { DocumentStore, Loc } from '../load/document-store.js';
 import type { SourcedSchema } from '../model.js';

@@ -9,7 +9,7 @@ import type {
   JitterConfig,
   SelectorConfig,
   SignatureConfig,
-} from '../../runtime/contract.js';
+} from '@gen-webhooks/runtime';
 import { GeneratorError } from '../errors.js';
 import { child, isRecord, type Loc } from '../load/document-store.js';
 

@@ -17,7 +17,7 @@
  *   repository_dispatch) have none.
  * The event name is `<header>.<action>` (`issues.opened`) or `<header>`.
  */
-import type { EnvelopeConfig, SelectorConfig, SignatureConfig } from '../../runtime/contract.js';
+import type { EnvelopeConfig, SelectorConfig, SignatureConfig } from '@gen-webhooks/runtime';
 import { child, isRecord, type Loc } from '../load/document-store.js';
 import { METHODS, type ParseContext } from './context.js';
 

@@ -6,7 +6,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SelectorConfig } from '../../runtime/contract.js';
+import type { SelectorConfig } from '@gen-webhooks/runtime';
 import { type Diagnostic, GeneratorError } from '../errors.js';
 import { detectFormat, EXPECTED_FORMAT } from '../load/detect-format.js';
 import { DocumentStore, isRecord, type Loc } from '../load/document-store.js';

@@ -5,11 +5,14 @@
  * selector picks the intended event from the result, so a payload missing e.g. GitHub's `action`
  * field is caught before it is sent.
  */
-import { buildEnvelope } from '../../runtime/envelope.js';
-import { isWebhookError } from '../../runtime/errors.js';
-import { createIdGenerator } from '../../runtime/id.js';
-import { createSignatureScheme } from '../../runtime/signing/resolve.js';
-import type { SignatureScheme } from '../../runtime/signing/scheme.js';
+
+import type { SignatureScheme } from '@gen-webhooks/runtime';
+import {
+  buildEnvelope,
+  createIdGenerator,
+  createSignatureScheme,
+  isWebhookError,
+} from '@gen-webhooks/runtime';
 import { GeneratorError } from '../errors.js';
 import type { ContractModel, EventModel } from '../model.js';
 import { selectEvent } from './select-event.js';

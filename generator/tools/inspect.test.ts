@@ -1,6 +1,6 @@
+import { createSignatureScheme } from '@gen-webhooks/runtime';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSignatureScheme } from '../../runtime/signing/resolve.js';
 import type { ContractModel } from '../model.js';
 import { createTarget, inspectRequest } from './inspect.js';
 import { selectEvent } from './select-event.js';

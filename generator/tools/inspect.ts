@@ -4,12 +4,14 @@
  * Webhooks by default), JSON body, envelope fields, which event the selector picks, and the payload
  * against the contract's schema. `listen` prints the result and saves it with the capture.
  */
-import type { EnvelopeConfig, SelectorConfig } from '../../runtime/contract.js';
-import { envelopeFields, parseEnvelope } from '../../runtime/envelope.js';
-import { isWebhookError } from '../../runtime/errors.js';
-import { getHeader } from '../../runtime/headers.js';
-import { createSignatureScheme } from '../../runtime/signing/resolve.js';
-import type { HeadersInput, SignatureScheme } from '../../runtime/signing/scheme.js';
+import type { EnvelopeConfig, HeadersInput, SelectorConfig, SignatureScheme } from '@gen-webhooks/runtime';
+import {
+  createSignatureScheme,
+  envelopeFields,
+  getHeader,
+  isWebhookError,
+  parseEnvelope,
+} from '@gen-webhooks/runtime';
 import type { ContractModel } from '../model.js';
 import type { CheckResult } from './capture.js';
 import { pointerOf, selectEvent } from './select-event.js';

@@ -1,8 +1,7 @@
 /** What the local servers (`listen`, `mock-receiver`) share: starting on a port, reading capped bodies. */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readNodeBody } from '../../runtime/adapters/node-http.js';
-import { isWebhookError } from '../../runtime/errors.js';
+import { isWebhookError, readNodeBody } from '@gen-webhooks/runtime';
 
 /**
  * The raw body, or `undefined` after answering 413 when it exceeds `maxBodyBytes` (the caller just

@@ -4,10 +4,8 @@
  * `X-GitHub-Event` + `action`). Used by listen to name what it received and by send to check that
  * what it built selects the intended event.
  */
-import type { SelectorConfig } from '../../runtime/contract.js';
-import { envelopeFields } from '../../runtime/envelope.js';
-import { getHeader } from '../../runtime/headers.js';
-import type { HeadersInput } from '../../runtime/signing/scheme.js';
+import type { HeadersInput, SelectorConfig } from '@gen-webhooks/runtime';
+import { envelopeFields, getHeader } from '@gen-webhooks/runtime';
 import type { ContractModel, EventModel } from '../model.js';
 
 export function dotGet(value: unknown, path: string): unknown {

@@ -1,6 +1,6 @@
 /**
  * Runs every ```ts block of docs/runtime-signing.md, so the documented examples stay true. Each block is
- * written to a temp file and imported; `gen-webhooks/runtime` resolves to the sources (vitest alias).
+ * written to a temp file and imported; `@gen-webhooks/runtime` resolves to the sources (vitest alias).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

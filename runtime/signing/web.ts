@@ -315,7 +315,7 @@ export function createSignatureSchemeWeb(config: SignatureConfig, options: Schem
     case 'preset':
       throw new WebhookError(
         'invalid_config',
-        `Preset "${config.preset}" needs node:crypto; use createSignatureScheme from gen-webhooks/runtime`,
+        `Preset "${config.preset}" needs node:crypto; use createSignatureScheme from @gen-webhooks/runtime`,
       );
     default:
       throw new WebhookError('invalid_config', 'Unknown signature kind');

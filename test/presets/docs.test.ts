@@ -1,7 +1,7 @@
 /**
  * Runs every ```ts block of docs/presets.md, so the documented examples stay true. Blocks are written
  * under test/.tmp/<unique>/generated/ (inside the repo so `zod`, `hono` and `better-sqlite3` resolve;
- * ignored by git and biome) and imported; `gen-webhooks/runtime` resolves to the sources (vitest alias).
+ * ignored by git and biome) and imported; `@gen-webhooks/runtime` resolves to the sources (vitest alias).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -33,7 +33,7 @@ interface GeneratedModule {
 }
 
 const CONSUMER = `
-import { memoryStore } from 'gen-webhooks/runtime';
+import { memoryStore } from '@gen-webhooks/runtime';
 import { createReceiver, type Events } from './api-github-com/index.js';
 
 export const receiver = createReceiver({

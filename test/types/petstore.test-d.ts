@@ -4,8 +4,8 @@
  * `@ts-expect-error` must be needed, so each one proves a wrong use is rejected.
  */
 
+import { type StandardSchemaV1, sqliteStore } from '@gen-webhooks/runtime';
 import Database from 'better-sqlite3';
-import { type StandardSchemaV1, sqliteStore } from 'gen-webhooks/runtime';
 import { fixtures } from '../golden/petstore-openapi/fixtures.js';
 import {
   createReceiver,

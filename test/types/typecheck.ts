@@ -1,6 +1,6 @@
 /**
  * Type-checks files with the TypeScript compiler API the way a user's project would: strict,
- * NodeNext, `gen-webhooks/runtime` mapped to this repo's runtime sources. Returns formatted
+ * NodeNext, `@gen-webhooks/runtime` mapped to this repo's runtime sources. Returns formatted
  * diagnostics (empty when the files compile).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export interface TypecheckOptions {
   /** Extra compiler options (e.g. `skipLibCheck`). */
   readonly compilerOptions?: ts.CompilerOptions;
-  /** Map `gen-webhooks/runtime` to the runtime sources (default true). */
+  /** Map `@gen-webhooks/runtime` to the runtime sources (default true). */
   readonly mapRuntime?: boolean;
 }
 
@@ -37,7 +37,10 @@ export function typecheck(files: readonly string[], options: TypecheckOptions = 
       ? {}
       : {
           baseUrl: repoRoot,
-          paths: { 'gen-webhooks/runtime': ['./runtime/index.ts'], 'gen-webhooks': ['./generator/index.ts'] },
+          paths: {
+            '@gen-webhooks/runtime': ['./runtime/index.ts'],
+            'gen-webhooks': ['./generator/index.ts'],
+          },
         }),
     ...options.compilerOptions,
   };
