@@ -11,13 +11,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { missingEnv } from '../support/requires.js';
 import { type Child, startChild } from './child.js';
 import { adopted, delivery } from './fixtures.js';
 import { post } from './http.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-restart-'));
 const databaseUrl = process.env['DATABASE_URL'];
-if (databaseUrl === undefined) console.warn('skipping PostgreSQL restart tests: DATABASE_URL is not set');
+const noDatabase = missingEnv('DATABASE_URL', 'the PostgreSQL restart tests');
 const suffix = randomUUID().replaceAll('-', '').slice(0, 10);
 
 const children: Child[] = [];
@@ -71,7 +72,7 @@ const sqlite: Backend = {
 const tables: string[] = [];
 const postgres: Backend = {
   name: 'postgres',
-  skip: databaseUrl === undefined,
+  skip: noDatabase,
   env: (test) => {
     const table = `gw_rs_${test.replaceAll('-', '_')}_${suffix}`;
     tables.push(table, `${table}_biz`);
