@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { missingEnv } from '../../test/support/requires.js';
-import { postgresStore } from './postgres.js';
+import { postgresSchema, postgresStore } from './postgres.js';
 import { runStoreSuite } from './store-suite.js';
 
 const url = process.env['DATABASE_URL'];
@@ -123,6 +123,22 @@ async function catalog(p: pg.Pool, schema: string) {
     ),
   };
 }
+
+describe('postgresStore names', () => {
+  it('refuses table and schema names that are not plain identifiers (they are written into SQL)', () => {
+    const lazy = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+    for (const options of [
+      { table: 'idem; DROP TABLE users' },
+      { table: 'a"b' },
+      { schema: 'public.x' },
+      { schema: '' },
+    ]) {
+      expect(() => postgresStore(lazy, options)).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+      expect(() => postgresSchema(options)).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+    }
+    void lazy.end();
+  });
+});
 
 describe.skipIf(noDatabase)('postgresStore', () => {
   it('migrates idempotently from many processes at once', { timeout: 120_000 }, async () => {
