@@ -43,7 +43,7 @@ interface Generated {
 
 describe.skipIf(noCorpus)('generating the corpus', async () => {
   const generated: Generated[] = [];
-  if (hasCorpus) {
+  if (!noCorpus) {
     for (const [i, file] of documents(corpus).entries()) {
       let model: ContractModel;
       try {
