@@ -4,20 +4,18 @@
  * no webhooks at all are `no_events`; files that are not contracts (shared component files, bare
  * JSON Schemas, Shopify metadata) are `unknown_format` when named explicitly.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GeneratorError } from '../generator/errors.js';
 import type { ContractModel } from '../generator/model.js';
 import { loadContract } from '../generator/parse/index.js';
+import { corpusDir, missingCorpus } from './support/requires.js';
 
-const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const corpus = path.resolve(repoRoot, '../shared/corpus');
-const hasCorpus = existsSync(corpus);
-if (!hasCorpus) console.warn(`skipping corpus-load: ${corpus} is not present`);
+const corpus = corpusDir();
+const noCorpus = missingCorpus('corpus-load');
 
 type Expected = number | { events: number; names: readonly string[] } | { error: string; why: string };
 
@@ -229,7 +227,7 @@ function checkModel(model: ContractModel): void {
   }
 }
 
-describe.skipIf(!hasCorpus)('corpus: every document loads or fails as expected', () => {
+describe.skipIf(noCorpus)('corpus: every document loads or fails as expected', () => {
   it('lists every corpus document in the expectations table', () => {
     expect(corpusFiles()).toEqual(Object.keys(EXPECTED).sort());
   });
@@ -262,7 +260,7 @@ describe.skipIf(!hasCorpus)('corpus: every document loads or fails as expected',
   });
 });
 
-describe.skipIf(!hasCorpus)('corpus: recursive schemas of readme-oas-examples', () => {
+describe.skipIf(noCorpus)('corpus: recursive schemas of readme-oas-examples', () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'gen-webhooks-corpus-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

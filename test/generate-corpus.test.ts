@@ -3,7 +3,7 @@
  * compiles under tsc --strict, and has fixtures that pass its zod schemas (or a diagnostic saying
  * no payload satisfies the schema). Documents that do not load are covered by corpus-load.test.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,11 +13,11 @@ import { emitAll } from '../generator/generate.js';
 import type { ContractModel } from '../generator/model.js';
 import { loadContract } from '../generator/parse/index.js';
 import { writeOutput } from '../generator/write.js';
+import { corpusDir, missingCorpus } from './support/requires.js';
 import { checkContractLiteral, repoRoot, typecheck } from './types/typecheck.js';
 
-const corpus = path.resolve(repoRoot, '../shared/corpus');
-const hasCorpus = existsSync(corpus);
-if (!hasCorpus) console.warn(`skipping generate-corpus: ${corpus} is not present`);
+const corpus = corpusDir();
+const noCorpus = missingCorpus('generate-corpus');
 
 const tmpRoot = path.join(repoRoot, 'test/.tmp');
 mkdirSync(tmpRoot, { recursive: true });
@@ -41,9 +41,9 @@ interface Generated {
   readonly unsatisfiable: ReadonlySet<string>;
 }
 
-describe.skipIf(!hasCorpus)('generating the corpus', async () => {
+describe.skipIf(noCorpus)('generating the corpus', async () => {
   const generated: Generated[] = [];
-  if (hasCorpus) {
+  if (!noCorpus) {
     for (const [i, file] of documents(corpus).entries()) {
       let model: ContractModel;
       try {

@@ -10,14 +10,9 @@ import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../generator/model.js';
 import { cases } from '../generator/schema/__fixtures__/cases.js';
 import { closure, loadGithub } from '../generator/schema/__fixtures__/github.js';
-import {
-  createAjv,
-  loadSchemas,
-  renderModule,
-  repoRoot,
-  typeCheck,
-} from '../generator/schema/__fixtures__/harness.js';
+import { createAjv, loadSchemas, renderModule, typeCheck } from '../generator/schema/__fixtures__/harness.js';
 import { zodModulePragma } from '../generator/schema/index.js';
+import { corpusDir, missingCorpus } from './support/requires.js';
 
 const require = createRequire(import.meta.url);
 
@@ -139,11 +134,10 @@ describe('runtime agreement with ajv on real payloads', () => {
   }, 180_000);
 });
 
-const octokitSchemas = path.resolve(repoRoot, '../shared/corpus/octokit-webhooks-schemas/schema.json');
-const hasCorpus = fs.existsSync(octokitSchemas);
-if (!hasCorpus) console.warn(`skipping the octokit draft-07 corpus test: ${octokitSchemas} is absent`);
+const octokitSchemas = path.join(corpusDir(), 'octokit-webhooks-schemas/schema.json');
+const noCorpus = missingCorpus('the octokit draft-07 corpus test', 'octokit-webhooks-schemas/schema.json');
 
-describe.skipIf(!hasCorpus)(
+describe.skipIf(noCorpus)(
   'a draft-07 corpus: @octokit/webhooks-schemas (344 definitions, oneOf of 66 events)',
   () => {
     it('every @octokit/webhooks-examples payload (329) gets ajv’s verdict', () => {

@@ -1,95 +1,57 @@
-/** Compile-time behaviour of the receiver options (checked by `tsc`; the runtime assertions are trivial). */
-import type Database from 'better-sqlite3';
-import type pg from 'pg';
-import { describe, expect, expectTypeOf, it } from 'vitest';
-import { type PetAdopted, type PetListed, petstore, SECRET } from '../../test/receiver/fixtures.js';
-import { memoryStore } from '../stores/memory.js';
-import type { PostgresStore } from '../stores/postgres.js';
-import type { SqliteStore } from '../stores/sqlite.js';
+/**
+ * The receiver's compile-time contract: `types.test-d.ts` holds the type tests; this compiles it with
+ * the repo's tsconfig, so a change to `types.ts` that loosens or breaks them fails here (and in
+ * `npm run typecheck`). The runtime half of one rule — no store without `dedupe: false` — is below.
+ */
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { petstore, SECRET } from '../../test/receiver/fixtures.js';
+import { checkTypeTests, directives, type TypeTestResult } from '../../test/types/expect-errors.js';
 import { createReceiver } from './create-receiver.js';
 
-declare const sqlite: SqliteStore;
-declare const postgres: PostgresStore;
+const file = path.join(import.meta.dirname, 'types.test-d.ts');
+const expected = directives(file);
 
-describe('ReceiverOptions typing', () => {
-  it('types each handler by its event', () => {
-    const receiver = createReceiver(petstore, {
-      secret: SECRET,
-      store: memoryStore(),
-      handlers: {
-        'pet.adopted': (event) => {
-          expectTypeOf(event.data).toEqualTypeOf<PetAdopted>();
-          expectTypeOf(event.type).toEqualTypeOf<'pet.adopted'>();
-          expectTypeOf(event.tx).toEqualTypeOf<undefined>();
-          expectTypeOf(event.timestamp).toEqualTypeOf<Date | undefined>();
-        },
-        'pet.listed': (event) => {
-          expectTypeOf(event.data).toEqualTypeOf<PetListed>();
-        },
-      },
-    });
-    expect(typeof receiver.handle).toBe('function');
+describe('ReceiverOptions typing (types.test-d.ts)', () => {
+  let result: TypeTestResult;
+  beforeAll(() => {
+    result = checkTypeTests(file);
+  }, 120_000);
+
+  it('compiles: every expectTypeOf holds and every @ts-expect-error is needed', () => {
+    expect(result.diagnostics).toEqual([]);
   });
 
-  it('exhaustive: true requires every handler', () => {
-    // @ts-expect-error 'pet.listed' is missing
-    createReceiver(petstore, {
-      secret: SECRET,
-      store: memoryStore(),
-      exhaustive: true,
-      handlers: { 'pet.adopted': () => {} },
-    });
-    createReceiver(petstore, {
-      secret: SECRET,
-      store: memoryStore(),
-      exhaustive: true,
-      handlers: { 'pet.adopted': () => {}, 'pet.listed': () => {} },
-    });
-    // Partial handlers are fine without exhaustive.
-    createReceiver(petstore, { secret: SECRET, store: memoryStore(), handlers: { 'pet.adopted': () => {} } });
-    expect(true).toBe(true);
+  it('has directives, each naming the error it expects', () => {
+    expect(expected.length).toBeGreaterThanOrEqual(9);
+    expect(
+      expected.filter((d) => d.code === undefined || d.fragment === undefined).map((d) => d.text),
+    ).toEqual([]);
   });
 
-  it('rejects handlers for events the contract does not have', () => {
-    createReceiver(petstore, {
-      secret: SECRET,
-      store: memoryStore(),
-      // @ts-expect-error not an event of the contract
-      handlers: { 'pet.sold': () => {} },
-    });
-    expect(true).toBe(true);
-  });
+  it.each(expected.map((d) => [d.line, d.text, d] as const))(
+    'line %i, %s: without the directive, tsc reports that error on the next line',
+    (_line, _text, directive) => {
+      const errors = result.uncovered.get(directive.line) ?? [];
+      expect(errors.map((e) => e.code)).toContain(directive.code);
+      if (directive.fragment !== undefined) {
+        const messages = errors.filter((e) => e.code === directive.code).map((e) => e.message);
+        expect(
+          messages.some((m) => m.includes(directive.fragment as string)),
+          messages.join('\n---\n'),
+        ).toBe(true);
+      }
+    },
+  );
+});
 
-  it('hands transactional handlers the store transaction type', () => {
-    const make = () => {
-      createReceiver(petstore, {
-        secret: SECRET,
-        store: sqlite,
-        transactional: true,
-        handlers: {
-          'pet.adopted': (event) => {
-            expectTypeOf(event.tx).toEqualTypeOf<Database.Database>();
-          },
-        },
-      });
-      createReceiver(petstore, {
-        secret: SECRET,
-        store: postgres,
-        transactional: true,
-        handlers: {
-          'pet.adopted': (event) => {
-            expectTypeOf(event.tx).toEqualTypeOf<pg.PoolClient | pg.Client>();
-          },
-        },
-      });
-    };
-    expect(typeof make).toBe('function');
-  });
-
-  it('requires a store unless dedupe is explicitly off', () => {
-    // @ts-expect-error store (or dedupe: false) is required
-    const missing = () => createReceiver(petstore, { secret: SECRET, handlers: {} });
-    createReceiver(petstore, { secret: SECRET, dedupe: false, handlers: {} });
-    expect(missing).toThrow(/store/);
+describe('createReceiver at run time', () => {
+  it('throws invalid_config without a store unless dedupe is explicitly off', () => {
+    // Cast past the compile-time rule (proven above) to reach the run-time one.
+    const missing = { secret: SECRET, handlers: {} } as never;
+    expect(() => createReceiver(petstore, missing)).toThrow(
+      expect.objectContaining({ code: 'invalid_config', message: expect.stringMatching(/store/) }),
+    );
+    expect(() => createReceiver(petstore, { secret: SECRET, dedupe: false, handlers: {} })).not.toThrow();
   });
 });

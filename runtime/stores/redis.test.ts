@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { missingEnv } from '../../test/support/requires.js';
 import { redisStore } from './redis.js';
 import { RETRY_WINDOWS } from './retry-windows.js';
 import { runStoreSuite } from './store-suite.js';
 
 const url = process.env['REDIS_URL'];
-if (url === undefined) console.warn('skipping Redis store tests: REDIS_URL is not set');
+const noRedis = missingEnv('REDIS_URL', 'the Redis store tests');
 
 const prefix = `gw-test:${randomUUID()}:`;
 const clients: Redis[] = [];
@@ -17,7 +18,7 @@ const client = (): Redis => {
 };
 
 afterAll(async () => {
-  if (url === undefined) return;
+  if (noRedis) return;
   const c = clients[0] ?? client();
   const keys = await c.keys(`${prefix}*`);
   if (keys.length > 0) await c.del(...keys);
@@ -25,12 +26,12 @@ afterAll(async () => {
 });
 
 runStoreSuite('redis', {
-  skip: url === undefined,
+  skip: noRedis,
   expiresItself: true,
   create: () => redisStore(client(), { prefix: `${prefix}suite:` }),
 });
 
-describe.skipIf(url === undefined)('redisStore', () => {
+describe.skipIf(noRedis)('redisStore', () => {
   it('writes done keys with a Redis TTL and leases with the lease length', async () => {
     const c = client();
     const store = redisStore(c, { prefix: `${prefix}ttl:` });

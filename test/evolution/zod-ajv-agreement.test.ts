@@ -7,13 +7,14 @@
  *    document is written, loaded, generated and imported.
  * Any disagreement must be listed in DELIBERATE (reasons in docs/evolution.md); the lists are exact.
  */
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../generator/parse/index.js';
-import { ajvForModel, generateSchemas, githubEventFor, repoRoot, tempDir } from './agreement-harness.js';
+import { corpusDir, missingCorpus } from '../support/requires.js';
+import { ajvForModel, generateSchemas, githubEventFor, tempDir } from './agreement-harness.js';
 
 const require = createRequire(import.meta.url);
 const tmp = tempDir('agreement-');
@@ -109,9 +110,8 @@ describe('GitHub: every @octokit/webhooks-examples payload, zod vs ajv', async (
   });
 });
 
-const corpus = path.resolve(repoRoot, '../shared/corpus');
-const hasCorpus = existsSync(corpus);
-if (!hasCorpus) console.warn(`skipping corpus examples: ${corpus} is not present`);
+const corpus = corpusDir();
+const noCorpus = missingCorpus('the corpus examples (zod vs ajv)');
 
 function listFiles(dir: string): string[] {
   const files: string[] = [];
@@ -123,7 +123,7 @@ function listFiles(dir: string): string[] {
   return files;
 }
 
-describe.skipIf(!hasCorpus)('shared corpus: every example of every loadable document, zod vs ajv', () => {
+describe.skipIf(noCorpus)('shared corpus: every example of every loadable document, zod vs ajv', () => {
   it('agree (or the difference is listed)', async () => {
     const disagreements: Disagreement[] = [];
     let documents = 0;

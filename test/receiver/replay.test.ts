@@ -18,13 +18,14 @@ import type { Receiver } from '../../runtime/receive/types.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { redisStore } from '../../runtime/stores/redis.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
+import { missingEnv } from '../support/requires.js';
 import { adopted, delivery, type PetstoreEvents, petstore, SECRET } from './fixtures.js';
 import { type Listening, listen, post } from './http.js';
 
 const databaseUrl = process.env['DATABASE_URL'];
 const redisUrl = process.env['REDIS_URL'];
-if (databaseUrl === undefined) console.warn('skipping PostgreSQL replay tests: DATABASE_URL is not set');
-if (redisUrl === undefined) console.warn('skipping Redis replay tests: REDIS_URL is not set');
+const noDatabase = missingEnv('DATABASE_URL', 'the PostgreSQL replay tests');
+const noRedis = missingEnv('REDIS_URL', 'the Redis replay tests');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-replay-'));
 const suffix = randomUUID().replaceAll('-', '').slice(0, 10);
@@ -96,7 +97,7 @@ const backends: { name: string; skip: boolean; make: HarnessFactory }[] = [
   })),
   ...[false, true].map((transactional) => ({
     name: `postgres${transactional ? ' (transactional)' : ''}`,
-    skip: databaseUrl === undefined,
+    skip: noDatabase,
     make: async (name: string): Promise<Harness> => {
       const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
       const table = `gw_rp_${name}_${transactional ? 'tx' : 'plain'}_${suffix}`;
@@ -145,7 +146,7 @@ const backends: { name: string; skip: boolean; make: HarnessFactory }[] = [
   })),
   {
     name: 'redis',
-    skip: redisUrl === undefined,
+    skip: noRedis,
     make: async (name: string): Promise<Harness> => {
       const client = new Redis(redisUrl ?? '');
       const prefix = `gw-replay:${suffix}:${name}:`;

@@ -11,13 +11,17 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { postgresStore } from '../../runtime/stores/postgres.js';
+import { sqliteStore } from '../../runtime/stores/sqlite.js';
+import type { ClaimResult } from '../../runtime/stores/types.js';
+import { missingEnv } from '../support/requires.js';
 import { type Child, startChild } from './child.js';
 import { adopted, delivery } from './fixtures.js';
 import { post } from './http.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-restart-'));
 const databaseUrl = process.env['DATABASE_URL'];
-if (databaseUrl === undefined) console.warn('skipping PostgreSQL restart tests: DATABASE_URL is not set');
+const noDatabase = missingEnv('DATABASE_URL', 'the PostgreSQL restart tests');
 const suffix = randomUUID().replaceAll('-', '').slice(0, 10);
 
 const children: Child[] = [];
@@ -51,8 +55,15 @@ interface Backend {
   readonly skip: boolean;
   env(test: string): Record<string, string>;
   count(env: Record<string, string>): Promise<number>;
+  /**
+   * Asks the store, as of `at`, whether the event's claim is held (`in_progress`) — without taking
+   * it over when it is. The key is the receiver's: `<contract name>:<event id>`.
+   */
+  probe(env: Record<string, string>, id: string, at: number): Promise<ClaimResult>;
   teardown?(): Promise<void>;
 }
+
+const PROBE = { leaseMs: 1, token: 'probe' };
 
 const sqlite: Backend = {
   name: 'sqlite',
@@ -66,12 +77,20 @@ const sqlite: Backend = {
       db.close();
     }
   },
+  async probe(env, id, at) {
+    const db = new Database(env['DB']);
+    try {
+      return await sqliteStore(db).claim(`petstore:${id}`, { ...PROBE, now: at });
+    } finally {
+      db.close();
+    }
+  },
 };
 
 const tables: string[] = [];
 const postgres: Backend = {
   name: 'postgres',
-  skip: databaseUrl === undefined,
+  skip: noDatabase,
   env: (test) => {
     const table = `gw_rs_${test.replaceAll('-', '_')}_${suffix}`;
     tables.push(table, `${table}_biz`);
@@ -86,6 +105,17 @@ const postgres: Backend = {
       );
     } finally {
       await client.end();
+    }
+  },
+  async probe(env, id, at) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      return await postgresStore(pool, { table: env['TABLE'] as string }).claim(`petstore:${id}`, {
+        ...PROBE,
+        now: at,
+      });
+    } finally {
+      await pool.end();
     }
   },
   async teardown() {
@@ -121,8 +151,14 @@ for (const backend of [sqlite, postgres]) {
       const doomed = await start({ ...env, HANG: 'before' });
       const pending = post(doomed.url, d).catch((error: unknown) => error);
       await doomed.waitFor('HANDLER_STARTED');
+      const killedAt = Date.now();
       await doomed.kill('SIGKILL');
+      // The kill landed inside the handler: no answer, no business write, and the claim it had
+      // taken is still held at the moment of the kill (a crash leaves a lease, not a done mark).
+      expect(doomed.process.signalCode).toBe('SIGKILL');
       expect(await pending).toBeInstanceOf(Error);
+      expect(await backend.count(env)).toBe(0);
+      expect(await backend.probe(env, d.headers['webhook-id'] as string, killedAt)).toBe('in_progress');
       const next = await start(env);
       expect(await deliverUntilSettled(next.url, d)).toEqual({ status: 'processed' });
       expect(JSON.parse((await post(next.url, d)).body)).toEqual({ status: 'already processed' });
@@ -136,7 +172,10 @@ for (const backend of [sqlite, postgres]) {
       const pending = post(doomed.url, d).catch((error: unknown) => error);
       await doomed.waitFor('HANDLER_STARTED');
       await doomed.kill('SIGKILL');
-      await pending;
+      // Killed after its business write, inside the transaction: nothing of it is left.
+      expect(doomed.process.signalCode).toBe('SIGKILL');
+      expect(await pending).toBeInstanceOf(Error);
+      expect(await backend.count(env)).toBe(0);
       const next = await start(env);
       expect(await deliverUntilSettled(next.url, d)).toEqual({ status: 'processed' });
       expect(JSON.parse((await post(next.url, d)).body)).toEqual({ status: 'already processed' });
@@ -151,6 +190,7 @@ for (const backend of [sqlite, postgres]) {
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toEqual({ status: 'queued' });
       await doomed.kill('SIGKILL');
+      expect(doomed.process.signalCode).toBe('SIGKILL');
       expect(await backend.count(env).catch(() => 0)).toBe(0);
 
       const worker = await start({ ...env, WORKER: '1' });

@@ -19,11 +19,9 @@ import {
   warnNoDatabase,
 } from './helpers.js';
 
-warnNoDatabase('the multi-worker PostgreSQL test');
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!DATABASE_URL)('several workers on PostgreSQL', () => {
+describe.skipIf(warnNoDatabase('the multi-worker PostgreSQL test'))('several workers on PostgreSQL', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterAll(async () => {
     for (const fn of cleanups.reverse()) await fn();

@@ -3,7 +3,8 @@
  * file (WAL, busy timeout): the receiver must never serve two requests for one message at once (a
  * request the client abandoned does not count: see `served`), every message ends delivered, and every recorded attempt is a request the receiver
  * saw. First attempts fail (503) or hang past the timeout for some messages, so retries move between
- * workers, and one worker is SIGKILLed mid-run so its leases are taken over.
+ * workers, and one worker is SIGKILLed mid-run — asserted: it still holds leases right after — so
+ * its leases are taken over.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -116,7 +117,15 @@ describe('several worker processes on one SQLite file', () => {
     // Once a third has arrived, kill one worker mid-delivery and start a replacement.
     for (let i = 0; i < 200 && received.size < N / 3; i++) await sleep(20);
     const killed = children[0] as Child;
+    const receivedAtKill = received.size;
     await stop(killed.process, 'SIGKILL');
+    // The kill landed mid-run, on a worker with deliveries in flight (leases it will never finish).
+    const orphaned = (await outbox.listDeliveries({ status: 'delivering', limit: 10_000 })).filter(
+      (d) => d.leaseOwner === 'w0',
+    );
+    expect(killed.process.signalCode).toBe('SIGKILL');
+    expect(receivedAtKill).toBeLessThan(N);
+    expect(orphaned.length).toBeGreaterThan(0);
     children.push(await spawnWorker(file, 'w3'));
 
     for (let i = 0; i < 300; i++) {
