@@ -231,7 +231,7 @@ describe('a captured Slack slash command, re-cased', () => {
       now,
       handlers: { '/deploy': (event: { id: string }) => void runs.push(event.id) },
     } as never);
-    const signed = {
+    const signed: Record<string, string> = {
       'content-type': 'application/x-www-form-urlencoded',
       ...(await providers.slack.scheme({ secret }).sign({ id: '-', timestamp: T, body: SLASH_COMMAND })),
     };
