@@ -20,6 +20,7 @@ import { DEFAULT_ENVELOPE, DEFAULT_SELECTOR, DEFAULT_SIGNATURE, readRootExtensio
 import { GITHUB_ENVELOPE, GITHUB_SELECTOR, GITHUB_SIGNATURE, isGitHubDocument } from './github.js';
 import { SchemaNormalizer } from './normalize-schema.js';
 import { parseOpenApi } from './openapi.js';
+import { signatureCoverage } from './signature-coverage.js';
 
 export interface LoadOptions {
   /** Follow `http(s)` `$ref`s (refused with `remote_ref_refused` otherwise). */
@@ -182,6 +183,7 @@ async function loadOne(
   }
   const description =
     typeof info.description === 'string' && info.description.trim() !== '' ? info.description : undefined;
+  diagnostics.push(...signatureCoverage(file, { signature, envelope, selector }, extension));
   const model: ContractModel = {
     name,
     title,

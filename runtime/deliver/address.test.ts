@@ -57,6 +57,22 @@ describe('classifyAddress', () => {
     ['64:ff9b::8.8.8.8', undefined],
     ['2002:7f00:1::1', 'loopback'],
     ['2002:c0a8:101::1', 'private'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:169.254.169.254', 'metadata'],
+    ['::ffff:0:10.0.0.1', 'private'],
+    ['::ffff:0:8.8.8.8', 'reserved'],
+    ['0:0:0:0:ffff:0:0a00:1', 'private'],
+    ['::10.0.0.1', 'private'],
+    ['::8.8.8.8', undefined],
+    ['64:ff9b::169.254.169.254', 'metadata'],
+    ['64:ff9b::192.168.0.1', 'private'],
+    ['64:ff9b:1::8.8.8.8', 'private'],
+    ['2002:a9fe:a9fe::1', 'metadata'],
+    ['2002:0a00:0001::', 'private'],
+    ['2002:0808:0808::1', undefined],
+    ['::ffff:1:10.0.0.1', 'reserved'],
+    ['::1:0:0:1', 'reserved'],
   ])('%s → %s', (text, expected) => {
     expect(cls(text)).toBe(expected);
   });

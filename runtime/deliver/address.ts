@@ -1,7 +1,8 @@
 /**
  * IP address parsing and classification for the SSRF guard. Pure functions over bytes so they run in
  * any runtime and are easy to property-test. IPv6 addresses that embed an IPv4 address (mapped,
- * compatible, NAT64, 6to4) are classified by the embedded address, so `::ffff:127.0.0.1` is loopback.
+ * translated, compatible, NAT64, 6to4) are classified by the embedded address, so `::ffff:127.0.0.1` is
+ * loopback; IPv4-translated ones (`::ffff:0:a.b.c.d`) are refused even when the embedded one is public.
  */
 
 /** Why an address is refused; `undefined` from `classifyAddress` means a public unicast address. */
@@ -182,17 +183,29 @@ const V6_RULES: ReadonlyArray<readonly [Cidr, AddressClass]> = [
   [cidr('fe80::/10'), 'link-local'],
   [cidr('fec0::/10'), 'private'],
   [cidr('ff00::/8'), 'multicast'],
+  // The rest of ::/8 is reserved by the IETF: only the IPv4 embeddings mean anything there.
+  [cidr('::/8'), 'reserved'],
 ];
+
+const zerosIn = (b: Uint8Array, from: number, to: number) => b.subarray(from, to).every((x) => x === 0);
+
+/** IPv4-translated (SIIT, RFC 2765): `::ffff:0:a.b.c.d`, i.e. `::ffff:0:0:0/96`. */
+function isTranslated(addr: ParsedAddress): boolean {
+  const b = addr.bytes;
+  return addr.family === 6 && zerosIn(b, 0, 8) && b[8] === 0xff && b[9] === 0xff && zerosIn(b, 10, 12);
+}
 
 /**
  * The IPv4 address an IPv6 address stands for, when it is IPv4-mapped (`::ffff:0:0/96`),
- * IPv4-compatible (`::/96`), NAT64 (`64:ff9b::/96`) or 6to4 (`2002::/16`).
+ * IPv4-translated (`::ffff:0:0:0/96`), IPv4-compatible (`::/96`), NAT64 (`64:ff9b::/96`) or 6to4
+ * (`2002::/16`).
  */
 export function embeddedIPv4(addr: ParsedAddress): ParsedAddress | undefined {
   if (addr.family !== 6) return undefined;
   const b = addr.bytes;
-  const zeros = (from: number, to: number) => b.subarray(from, to).every((x) => x === 0);
+  const zeros = (from: number, to: number) => zerosIn(b, from, to);
   if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return { family: 4, bytes: b.slice(12, 16) };
+  if (isTranslated(addr)) return { family: 4, bytes: b.slice(12, 16) };
   if (zeros(0, 12) && !zeros(12, 16)) {
     // ::/96 compatible form; :: and ::1 themselves are handled by the IPv6 rules.
     if (!(zeros(12, 15) && (b[15] === 0 || b[15] === 1))) return { family: 4, bytes: b.slice(12, 16) };
@@ -209,7 +222,8 @@ export function classifyAddress(addr: ParsedAddress): AddressClass | undefined {
   const v4 = addr.family === 4 ? addr : embeddedIPv4(addr);
   if (v4) {
     for (const [block, cls] of V4_RULES) if (cidrContains(block, v4)) return cls;
-    return undefined;
+    // Translated addresses only mean something inside a SIIT translator's domain, never on the Internet.
+    return isTranslated(addr) ? 'reserved' : undefined;
   }
   for (const [block, cls] of V6_RULES) if (cidrContains(block, addr)) return cls;
   return undefined;
@@ -217,6 +231,8 @@ export function classifyAddress(addr: ParsedAddress): AddressClass | undefined {
 
 /** True when `addr` (or the IPv4 address it embeds) is inside one of the allow-listed blocks. */
 export function isAllowListed(addr: ParsedAddress, allow: readonly Cidr[]): boolean {
-  const v4 = embeddedIPv4(addr);
+  // A translated address is not its IPv4 address on this host (a translator decides where it goes), so
+  // only an allow-list entry for the IPv6 address itself admits it.
+  const v4 = isTranslated(addr) ? undefined : embeddedIPv4(addr);
   return allow.some((block) => cidrContains(block, addr) || (v4 !== undefined && cidrContains(block, v4)));
 }

@@ -21,6 +21,7 @@ import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
 import {
   field,
+  guardVerify,
   invalidSignature,
   jsonResponse,
   malformed,
@@ -63,6 +64,8 @@ function verifyInteraction(
 ): VerifiedDelivery {
   const value = requireHeader(input.headers, SIGNATURE_HEADER, UNAUTHORIZED);
   const text = requireHeader(input.headers, TIMESTAMP_HEADER, UNAUTHORIZED);
+  // Either hex case, as discord-interactions decodes it: Ed25519 checks the bytes, and no dedupe key is
+  // ever derived from this header (interaction id or body hash), so a re-cased copy is the same event.
   const signature = decodeHex(value);
   if (signature === undefined || signature.length !== 64) {
     throw malformed(SIGNATURE_HEADER, 'must be a hex Ed25519 signature', UNAUTHORIZED);
@@ -83,7 +86,7 @@ export function discordScheme(options: PresetSchemeOptions): SignatureScheme {
     options.signingKey === undefined
       ? undefined
       : ed25519PrivateKey(keyBytes(options.signingKey, 'signingKey'));
-  return {
+  return guardVerify({
     name: 'discord',
     sign(input) {
       if (privateKey === undefined) {
@@ -107,7 +110,7 @@ export function discordScheme(options: PresetSchemeOptions): SignatureScheme {
         throw error;
       }
     },
-  };
+  });
 }
 
 export const discord: ProviderPreset<'discord'> = {

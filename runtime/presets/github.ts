@@ -4,7 +4,7 @@
  * SHA-256 header is absent, so a request cannot downgrade itself). No timestamp: dedupe on
  * `X-GitHub-Delivery`, which GitHub keeps on redeliveries.
  */
-import { decodeHex, encodeHex } from '../signing/encoding.js';
+import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
@@ -12,6 +12,7 @@ import {
   anyKeyMatches,
   bodyInput,
   delivered,
+  guardVerify,
   hasHeader,
   headerValue,
   invalidSignature,
@@ -31,7 +32,8 @@ const EVENT_HEADER = 'X-GitHub-Event';
 function parseSignature(value: string, header: string, algorithm: 'sha1' | 'sha256'): Uint8Array {
   const prefix = `${algorithm}=`;
   if (!value.startsWith(prefix)) throw malformed(header, `must start with ${prefix}`);
-  const bytes = decodeHex(value.slice(prefix.length));
+  // Lower-case hex only: @octokit/webhooks-methods compares the header text with `sha256=<hex>`.
+  const bytes = decodeCanonicalHex(value.slice(prefix.length));
   if (bytes === undefined || bytes.length !== (algorithm === 'sha1' ? 20 : 32)) {
     throw malformed(header, `must be ${prefix}<hex digest>`);
   }
@@ -45,7 +47,7 @@ function deliveryId(headers: HeadersInput): string | undefined {
 export function githubScheme(options: PresetSchemeOptions): SignatureScheme {
   const keys = secretKeys(options.secret);
   const legacy = options.legacySha1 === true;
-  return {
+  return guardVerify({
     name: 'github',
     sign(input) {
       const body = bodyInput(input.body);
@@ -70,7 +72,7 @@ export function githubScheme(options: PresetSchemeOptions): SignatureScheme {
       if (!anyKeyMatches('sha256', keys, [given], body)) throw invalidSignature(SHA256_HEADER);
       return delivered(id);
     },
-  };
+  });
 }
 
 export const github: ProviderPreset<'github'> = {

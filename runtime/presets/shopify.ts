@@ -14,6 +14,7 @@ import {
   anyKeyMatches,
   bodyInput,
   delivered,
+  guardVerify,
   headerValue,
   invalidSignature,
   malformed,
@@ -54,7 +55,7 @@ export function shopifyScheme(options: PresetSchemeOptions): SignatureScheme {
     throw new WebhookError('invalid_config', 'shopify: maxAge must be a non-negative number of seconds');
   }
   const now = options.now ?? Date.now;
-  return {
+  return guardVerify({
     name: 'shopify',
     sign(input) {
       const [key] = keys;
@@ -82,7 +83,7 @@ export function shopifyScheme(options: PresetSchemeOptions): SignatureScheme {
       }
       return delivered(id);
     },
-  };
+  });
 }
 
 export const shopify: ProviderPreset<'shopify'> = {

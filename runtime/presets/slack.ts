@@ -4,7 +4,7 @@
  * retries (`X-Slack-Retry-Num`, `X-Slack-Retry-Reason`) up to 3 times, so receivers ack first
  * (`defaultMode: 'ack-fast'`) and dedupe on the Events API `event_id`.
  */
-import { decodeHex, encodeHex } from '../signing/encoding.js';
+import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
@@ -13,6 +13,7 @@ import {
   anyKeyMatches,
   bodyInput,
   field,
+  guardVerify,
   headerValue,
   invalidSignature,
   isFormBody,
@@ -22,17 +23,25 @@ import {
   parseJson,
   requireHeader,
   secretKeys,
-  sha256Hex,
+  signatureKey,
   stringField,
 } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 
 const SIGNATURE_HEADER = 'X-Slack-Signature';
 const TIMESTAMP_HEADER = 'X-Slack-Request-Timestamp';
+const PREFIX = 'v0=';
+
+/** The MAC bytes of `v0=<hex>`: lower-case hex only, as Bolt compares the hex text. */
+function signatureBytes(value: string): Uint8Array | undefined {
+  if (!value.startsWith(PREFIX)) return undefined;
+  const bytes = decodeCanonicalHex(value.slice(PREFIX.length));
+  return bytes?.length === 32 ? bytes : undefined;
+}
 
 export function slackScheme(options: PresetSchemeOptions): SignatureScheme {
   const keys = secretKeys(options.secret);
-  return {
+  return guardVerify({
     name: 'slack',
     sign(input) {
       const [key] = keys;
@@ -42,16 +51,16 @@ export function slackScheme(options: PresetSchemeOptions): SignatureScheme {
     verify(input) {
       const value = requireHeader(input.headers, SIGNATURE_HEADER);
       const timestamp = parseUnixSeconds(requireHeader(input.headers, TIMESTAMP_HEADER), TIMESTAMP_HEADER);
-      if (!value.startsWith('v0=')) throw malformed(SIGNATURE_HEADER, 'must start with v0=');
-      const given = decodeHex(value.slice(3));
-      if (given === undefined || given.length !== 32) throw malformed(SIGNATURE_HEADER, 'must be v0=<hex>');
+      if (!value.startsWith(PREFIX)) throw malformed(SIGNATURE_HEADER, 'must start with v0=');
+      const given = signatureBytes(value);
+      if (given === undefined) throw malformed(SIGNATURE_HEADER, 'must be v0=<lower-case hex>');
       checkTimestamp(timestamp, { tolerance: options.tolerance, now: options.now }, TIMESTAMP_HEADER);
       if (!anyKeyMatches('sha256', keys, [given], `v0:${timestamp}:`, bodyInput(input.body))) {
         throw invalidSignature(SIGNATURE_HEADER);
       }
       return { timestamp };
     },
-  };
+  });
 }
 
 /**
@@ -78,8 +87,10 @@ export const slack: ProviderPreset<'slack'> = {
     const id = stringField(body, 'event_id');
     if (id !== undefined) return id;
     // Commands and interactions are not retried by Slack; the signature (timestamp + body) is unique.
+    // The key is taken from the MAC bytes, not the header text, so no respelling is a new event.
     const signature = headerValue(headers, SIGNATURE_HEADER);
-    return signature === undefined ? undefined : `slack-signature:${sha256Hex(signature)}`;
+    const bytes = signature === undefined ? undefined : signatureBytes(signature);
+    return bytes === undefined ? undefined : signatureKey('slack-signature', bytes);
   },
   eventType(_headers, body) {
     const inner = stringField(body, 'event.type');

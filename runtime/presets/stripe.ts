@@ -3,7 +3,7 @@
  * with the endpoint secret string itself (`whsec_…`, not decoded). Several `v1` entries appear while a
  * secret is being rolled; `v0` (test-mode legacy) and unknown schemes are ignored, as Stripe's SDK does.
  */
-import { decodeHex, encodeHex } from '../signing/encoding.js';
+import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
 import { hmac } from '../signing/hmac.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
@@ -11,7 +11,7 @@ import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
 import {
   anyKeyMatches,
   bodyInput,
-  headerValue,
+  guardVerify,
   invalidSignature,
   malformed,
   parseJson,
@@ -43,8 +43,9 @@ function parseHeader(value: string): ParsedHeader {
       timestamp = text;
     } else if (key === 'v1') {
       sawV1 = true;
-      // A v1 entry that is not hex cannot match any HMAC; keep looking at the others.
-      const bytes = decodeHex(text);
+      // A v1 entry that is not lower-case hex cannot match (stripe-node compares the hex text); keep
+      // looking at the others.
+      const bytes = decodeCanonicalHex(text);
       if (bytes !== undefined && bytes.length === 32) signatures.push(bytes);
     }
   }
@@ -55,7 +56,7 @@ function parseHeader(value: string): ParsedHeader {
 
 export function stripeScheme(options: PresetSchemeOptions): SignatureScheme {
   const keys = secretKeys(options.secret);
-  return {
+  return guardVerify({
     name: 'stripe',
     sign(input) {
       const body = bodyInput(input.body);
@@ -72,7 +73,7 @@ export function stripeScheme(options: PresetSchemeOptions): SignatureScheme {
       }
       return { timestamp: parsed.timestamp };
     },
-  };
+  });
 }
 
 export const stripe: ProviderPreset<'stripe'> = {
@@ -84,12 +85,10 @@ export const stripe: ProviderPreset<'stripe'> = {
   selector: { kind: 'body', field: 'type' },
   match: (event) => ({ body: event }),
   parseBody: (body) => parseJson(body),
-  eventId(headers, body) {
-    // `evt_…` is the same on every retry and on manual resends; the signature hash is a last resort.
-    const id = stringField(body, 'id');
-    if (id !== undefined) return id;
-    const signature = headerValue(headers, HEADER);
-    return signature === undefined ? undefined : `stripe-signature:${sha256Hex(signature)}`;
+  eventId(_headers, body) {
+    // `evt_…` is the same on every retry and on manual resends. Without one, the signed body itself is
+    // the key (retries are re-signed with a new `t`, so no part of the header is stable, nor canonical).
+    return stringField(body, 'id') ?? `stripe-event:${sha256Hex(JSON.stringify(body) ?? '')}`;
   },
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { toBytes, toText } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import { type HmacAlgorithm, hmac, timingSafeEqualBytes, toKeyBytes } from '../signing/hmac.js';
-import type { HeadersInput, RawBody, SchemeOptions } from '../signing/scheme.js';
-import { readHeader, secretList } from '../signing/standard-webhooks-core.js';
+import type { HeadersInput, RawBody, SchemeOptions, SignatureScheme } from '../signing/scheme.js';
+import { asVerificationError, readHeader, secretList } from '../signing/standard-webhooks-core.js';
 import type { HandshakeResponse } from './types.js';
 
 export type KeyList = readonly [Uint8Array, ...Uint8Array[]];
@@ -148,4 +148,36 @@ export function jsonResponse(status: number, value: unknown): HandshakeResponse 
 
 export function delivered(id: string | undefined, timestamp?: number): { id?: string; timestamp?: number } {
   return { ...(id === undefined ? {} : { id }), ...(timestamp === undefined ? {} : { timestamp }) };
+}
+
+/**
+ * Only `WebhookError` may leave a verifier: whatever else is thrown while reading a request (a header
+ * getter or proxy that throws, a value of a type nobody expected) becomes `invalid_signature` (401),
+ * never a bare `Error` a framework answers with 500.
+ */
+export function guardVerify(scheme: SignatureScheme): SignatureScheme {
+  const wrap = asVerificationError;
+  return {
+    name: scheme.name,
+    sign: (input) => scheme.sign(input),
+    verify(input) {
+      try {
+        const result = scheme.verify(input);
+        if (typeof (result as { then?: unknown }).then !== 'function') return result;
+        return Promise.resolve(result).catch((error: unknown) => {
+          throw wrap(error);
+        });
+      } catch (error) {
+        throw wrap(error);
+      }
+    },
+  };
+}
+
+/**
+ * A fallback dedupe key from the bytes a signature decodes to, never from header text: every spelling
+ * that verifies (case, spaces, padding) names the same signed content, so it is the same event.
+ */
+export function signatureKey(label: string, signature: Uint8Array): string {
+  return `${label}:${sha256Hex(signature)}`;
 }

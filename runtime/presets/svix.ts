@@ -6,12 +6,16 @@
 import type { SignatureScheme } from '../signing/scheme.js';
 import { standardWebhooks } from '../signing/standard-webhooks.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
-import { headerValue, parseJson, stringField } from './support.js';
+import { guardVerify, headerValue, parseJson, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 
 export function svixScheme(options: PresetSchemeOptions): SignatureScheme {
   const scheme = standardWebhooks({ ...options, headerPrefix: options.headerPrefix ?? 'svix' });
-  return { name: 'svix', sign: (input) => scheme.sign(input), verify: (input) => scheme.verify(input) };
+  return guardVerify({
+    name: 'svix',
+    sign: (input) => scheme.sign(input),
+    verify: (input) => scheme.verify(input),
+  });
 }
 
 export const svix: ProviderPreset<'svix'> = {

@@ -15,6 +15,7 @@ import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.j
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import {
   anyKeyMatches,
+  guardVerify,
   headerValue,
   invalidSignature,
   isFormBody,
@@ -24,6 +25,7 @@ import {
   requireHeader,
   secretKeys,
   sha256Hex,
+  signatureKey,
   stringField,
 } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
@@ -181,7 +183,7 @@ export function twilioScheme(options: PresetSchemeOptions): SignatureScheme {
     }
     return url;
   };
-  return {
+  return guardVerify({
     name: 'twilio',
     sign(input) {
       const url = publicUrl(input.url);
@@ -222,11 +224,11 @@ export function twilioScheme(options: PresetSchemeOptions): SignatureScheme {
           });
         }
       }
-      return {
-        id: headerValue(input.headers, IDEMPOTENCY_HEADER) ?? `twilio:${sha256Hex(value, '\n', url)}`,
-      };
+      // Without Twilio's (unsigned) token, the key is the MAC bytes: every URL spelling that verifies
+      // names the same signed request, so none of them is a new event.
+      return { id: headerValue(input.headers, IDEMPOTENCY_HEADER) ?? signatureKey('twilio', given) };
     },
-  };
+  });
 }
 
 export const twilio: ProviderPreset<'twilio'> = {
@@ -243,7 +245,8 @@ export const twilio: ProviderPreset<'twilio'> = {
     if (token !== undefined) return token;
     if (verified?.id !== undefined) return verified.id;
     const signature = headerValue(headers, SIGNATURE_HEADER);
-    return signature === undefined ? undefined : `twilio-signature:${sha256Hex(signature)}`;
+    const bytes = signature === undefined ? undefined : decodeBase64(signature);
+    return bytes === undefined ? undefined : signatureKey('twilio', bytes);
   },
   eventType(_headers, body) {
     for (const name of ['EventType', 'CallStatus', 'MessageStatus', 'SmsStatus']) {

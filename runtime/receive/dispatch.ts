@@ -6,6 +6,7 @@ import type { Contract, EventMapBase } from '../contract.js';
 import { envelopeFields, parseEnvelope } from '../envelope.js';
 import { WebhookError } from '../errors.js';
 import { getHeader } from '../headers.js';
+import { unsignedIdHeader } from '../signing/hmac-scheme-core.js';
 import type { HeadersInput, VerifiedDelivery } from '../signing/scheme.js';
 
 export interface Extracted {
@@ -50,6 +51,7 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
   const { envelope, selector } = contract;
   const names = envelope.kind === 'envelope' ? envelopeFields(envelope) : undefined;
   const dataPointer = names === undefined ? '' : `/${escapePointer(names.data)}`;
+  const unsignedId = unsignedIdHeader(contract.signature);
 
   // Selector value → event name; for header selectors, header value → (body value → event name).
   const byValue = new Map<string, string>();
@@ -93,7 +95,20 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
     }
     if (timestamp === undefined && verified.timestamp !== undefined)
       timestamp = new Date(verified.timestamp * 1000);
-    // The transport id (e.g. `webhook-id`) is what senders keep stable across retries.
+    // The dedupe id comes from signed content only: `verified.id` is a signed transport id (e.g.
+    // `webhook-id`, what senders keep stable across retries), else the envelope id in the signed body.
+    // An id header the signature leaves out may only repeat the envelope id: a captured delivery must
+    // not replay under fresh ids.
+    if (unsignedId !== undefined && envelopeId !== undefined) {
+      const claimed = getHeader(headers, unsignedId);
+      if (claimed !== undefined && claimed !== envelopeId) {
+        throw new WebhookError(
+          'invalid_signature',
+          `${unsignedId} is not signed and disagrees with the envelope id`,
+          { details: { header: unsignedId.toLowerCase(), pointer: `/${escapePointer(names?.id ?? 'id')}` } },
+        );
+      }
+    }
     const id = verified.id ?? envelopeId;
 
     let type: string;

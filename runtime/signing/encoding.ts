@@ -7,6 +7,7 @@
  *   (canonical padding and trailing bits) and returns `undefined` for anything else.
  * - `isCanonicalBase64(text)` — the strictness check alone (Node callers then decode with Buffer).
  * - `encodeHex(bytes)`, `decodeHex(text)` — lower-case out; in: either case, even length, else `undefined`.
+ * - `decodeCanonicalHex(text)` — lower case only (the one spelling `encodeHex` writes), for signatures.
  * - `utf8(text)`, `concatBytes(...parts)`, `constantTimeEqual(a, b)` (pure JS, for Web paths),
  *   `constantTimeEqualStrings(a, b)` (for canonical encodings: equal text ⇔ equal bytes).
  */
@@ -15,6 +16,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const BASE64_VALUES = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) BASE64_VALUES[ALPHABET.charCodeAt(i)] = i;
 const HEX_SHAPE = /^(?:[0-9a-fA-F]{2})*$/;
+const LOWER_HEX_SHAPE = /^(?:[0-9a-f]{2})*$/;
 const encoder = new TextEncoder();
 
 /**
@@ -67,6 +69,15 @@ export function decodeHex(text: string): Uint8Array | undefined {
   const out = new Uint8Array(text.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
   return out;
+}
+
+/**
+ * Hex as `encodeHex` writes it (lower case). Signature verifiers use this, as the providers' own libraries
+ * do (they compare hex text): `SHA256=<UPPER>` is a different text, so it must not count as the same
+ * signature, or a case-changed copy of a captured request would pass as new.
+ */
+export function decodeCanonicalHex(text: string): Uint8Array | undefined {
+  return LOWER_HEX_SHAPE.test(text) ? decodeHex(text) : undefined;
 }
 
 export function utf8(text: string): Uint8Array {

@@ -5,15 +5,17 @@
  * Exports:
  * - `HmacConfig` — the `hmac` member of `SignatureConfig`
  * - `compileHmacConfig(config)` → `CompiledHmac` (validates once: `invalid_config` on nonsense)
+ * - `hmacSignedContent(config)` — the `signedContent` template in force (the configured one or the default)
+ * - `unsignedIdHeader(config)` — the declared `idHeader` when the signature does not cover it, else `undefined`
  * - `signedParts(compiled, id, timestamp)` → `[before, after]`: the text around the body bytes
- * - `readHmacRequest(compiled, headers)` → id/timestamp/candidate signatures of one request
+ * - `readHmacRequest(compiled, headers)` → signed id/timestamp and candidate signatures of one request
  * - `formatSignatures(compiled, digests)` → the header value (several digests joined by `, `)
  * - `textSecretBytes(secret)` — a shared-password secret as bytes: strings are their UTF-8 bytes
  */
 import type { SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { parseUnixSeconds } from '../timestamp.js';
-import { decodeBase64, decodeHex, encodeBase64, encodeHex, utf8 } from './encoding.js';
+import { decodeBase64, decodeCanonicalHex, encodeBase64, encodeHex, utf8 } from './encoding.js';
 import type { Secret } from './scheme.js';
 import { readHeader } from './standard-webhooks-core.js';
 
@@ -48,6 +50,26 @@ function headerName(value: unknown, field: string): string {
   return value.toLowerCase();
 }
 
+/**
+ * The template in force. A declared `idHeader` is signed by default (`{id}.{timestamp}.{body}`, or
+ * `{id}.{body}` without a timestamp header): the receiver dedupes on the id, so an unsigned one would let
+ * a captured delivery replay under fresh ids.
+ */
+export function hmacSignedContent(config: HmacConfig): string {
+  if (config.signedContent !== undefined) return config.signedContent;
+  const id = config.idHeader === undefined ? '' : '{id}.';
+  return config.timestampHeader === undefined ? `${id}{body}` : `${id}{timestamp}.{body}`;
+}
+
+/**
+ * The `idHeader` of an `hmac` config whose `signedContent` leaves `{id}` out: nothing authenticates it,
+ * so a receiver may not dedupe on it (it takes the signed envelope id and refuses a header that disagrees).
+ */
+export function unsignedIdHeader(config: SignatureConfig): string | undefined {
+  if (config.kind !== 'hmac' || config.idHeader === undefined) return undefined;
+  return hmacSignedContent(config).includes('{id}') ? undefined : config.idHeader;
+}
+
 export function compileHmacConfig(config: HmacConfig): CompiledHmac {
   const algorithm = config.algorithm;
   if (!Object.hasOwn(DIGEST_BYTES, algorithm)) throw configError('algorithm must be sha256, sha1 or sha512');
@@ -60,8 +82,7 @@ export function compileHmacConfig(config: HmacConfig): CompiledHmac {
   const prefix = config.prefix ?? '';
   if (typeof prefix !== 'string' || prefix.includes(','))
     throw configError('prefix must be text without commas');
-  const signedContent =
-    config.signedContent ?? (timestampHeader === undefined ? '{body}' : '{timestamp}.{body}');
+  const signedContent = hmacSignedContent(config);
   const placeholders: readonly string[] = signedContent.match(/\{[^{}]*\}/g) ?? [];
   for (const placeholder of placeholders) {
     if (placeholder !== '{body}' && placeholder !== '{timestamp}' && placeholder !== '{id}') {
@@ -121,6 +142,7 @@ export function signedParts(
 }
 
 export interface HmacRequest {
+  /** The id header, only when `signedContent` covers it (an unsigned one is never reported). */
   readonly id: string | undefined;
   readonly timestamp: number | undefined;
   /** The timestamp header exactly as received ('' when the scheme has none). */
@@ -136,14 +158,13 @@ export function readHmacRequest(compiled: CompiledHmac, headers: unknown): HmacR
     });
   }
   let id: string | undefined;
-  if (compiled.idHeader !== undefined) {
+  if (compiled.idHeader !== undefined && compiled.usesId) {
     id = readHeader(headers, compiled.idHeader);
-    if ((id === undefined || id === '') && compiled.usesId) {
+    if (id === undefined || id === '') {
       throw new WebhookError('missing_header', `Missing ${compiled.idHeader} header`, {
         details: { header: compiled.idHeader },
       });
     }
-    if (id === '') id = undefined;
   }
   let timestamp: number | undefined;
   let timestampText = '';
@@ -153,17 +174,14 @@ export function readHmacRequest(compiled: CompiledHmac, headers: unknown): HmacR
     timestampText = String(timestamp);
   }
   const signatures: Uint8Array[] = [];
-  const lowerPrefix = compiled.prefix.toLowerCase();
+  // One spelling per signature (the prefix as configured, lower-case hex or canonical base64), as the
+  // reference verifiers compare text: a re-cased copy of a captured request is not a second signature.
+  const prefix = compiled.prefix;
   for (const raw of value.split(',').slice(0, MAX_SIGNATURES)) {
     const token = raw.trim();
-    if (
-      token.length <= lowerPrefix.length ||
-      token.slice(0, lowerPrefix.length).toLowerCase() !== lowerPrefix
-    ) {
-      continue;
-    }
-    const text = token.slice(lowerPrefix.length);
-    const bytes = compiled.encoding === 'hex' ? decodeHex(text) : decodeBase64(text);
+    if (token.length <= prefix.length || !token.startsWith(prefix)) continue;
+    const text = token.slice(prefix.length);
+    const bytes = compiled.encoding === 'hex' ? decodeCanonicalHex(text) : decodeBase64(text);
     if (bytes !== undefined && bytes.length === compiled.digestLength) signatures.push(bytes);
   }
   if (signatures.length === 0) {

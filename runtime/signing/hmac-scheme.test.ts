@@ -41,9 +41,15 @@ describe('petstore-style X-Webhook-Signature: sha256=<hex>', () => {
     });
   });
 
-  it('verifies independent signatures, any hex case, any prefix case', async () => {
-    for (const value of [expected, expected.toUpperCase(), ` ${expected} `]) {
+  it('verifies independent signatures in their one canonical spelling (lower-case hex, exact prefix)', async () => {
+    for (const value of [expected, ` ${expected} `]) {
       expect(await scheme.verify({ headers: { 'x-webhook-signature': value }, body })).toEqual({});
+    }
+    const hex = expected.slice('sha256='.length);
+    for (const value of [expected.toUpperCase(), `sha256=${hex.toUpperCase()}`, `SHA256=${hex}`]) {
+      expect(await codeOf(() => scheme.verify({ headers: { 'x-webhook-signature': value }, body }))).toBe(
+        'malformed_header',
+      );
     }
     expect(
       await scheme.verify({
@@ -154,11 +160,27 @@ describe('algorithms, encodings, timestamps and ids', () => {
     ).toBe('missing_header');
   });
 
-  it('reports an unsigned id header when present', async () => {
+  it('signs a declared id header by default ({id}.{body}) and reports it', async () => {
     const scheme = hmacScheme({ ...PETSTORE, idHeader: 'X-Delivery' }, { secret: 's' });
     const headers = await scheme.sign({ id: 'evt_1', timestamp: NOW, body: 'b' });
-    expect(headers['X-Delivery']).toBe('evt_1');
+    expect(headers).toEqual({
+      'X-Webhook-Signature': `sha256=${createHmac('sha256', 's').update('evt_1.b').digest('hex')}`,
+      'X-Delivery': 'evt_1',
+    });
     expect(await scheme.verify({ headers, body: 'b' })).toEqual({ id: 'evt_1' });
+    expect(
+      await codeOf(() => scheme.verify({ headers: { ...headers, 'X-Delivery': 'evt_2' }, body: 'b' })),
+    ).toBe('invalid_signature');
+  });
+
+  it('never reports an id header that signedContent leaves out', async () => {
+    const scheme = hmacScheme(
+      { ...PETSTORE, idHeader: 'X-Delivery', signedContent: '{body}' },
+      { secret: 's' },
+    );
+    const headers = await scheme.sign({ id: 'evt_1', timestamp: NOW, body: 'b' });
+    expect(headers['X-Delivery']).toBe('evt_1');
+    expect(await scheme.verify({ headers, body: 'b' })).toEqual({});
   });
 });
 
@@ -167,15 +189,25 @@ describe('the Petstore contract config (schemas/petstore.openapi.yaml)', () => {
     ...PETSTORE,
     timestampHeader: 'X-Webhook-Timestamp',
     idHeader: 'X-Webhook-Id',
+    signedContent: '{id}.{timestamp}.{body}',
   };
 
-  it('signs {timestamp}.{body}, sends the id and timestamp headers, and verifies them', async () => {
+  it('is what the default signs once an id header is declared', async () => {
+    const { signedContent: _, ...defaulted } = config;
+    const body = '{"id":"msg_1"}';
+    const input = { id: 'msg_1', timestamp: NOW, body };
+    expect(await hmacScheme(defaulted, { secret: 'p', now }).sign(input)).toEqual(
+      await hmacScheme(config, { secret: 'p', now }).sign(input),
+    );
+  });
+
+  it('signs {id}.{timestamp}.{body}, sends the id and timestamp headers, and verifies them', async () => {
     const scheme = hmacScheme(config, { secret: 'petstore', now });
     const body =
       '{"id":"msg_1","event":"pet.adopted","timestamp":"2024-06-12T14:03:00Z","data":{"petId":4211}}';
     const headers = await scheme.sign({ id: 'msg_1', timestamp: NOW, body });
     expect(headers).toEqual({
-      'X-Webhook-Signature': `sha256=${createHmac('sha256', 'petstore').update(`${NOW}.${body}`).digest('hex')}`,
+      'X-Webhook-Signature': `sha256=${createHmac('sha256', 'petstore').update(`msg_1.${NOW}.${body}`).digest('hex')}`,
       'X-Webhook-Timestamp': String(NOW),
       'X-Webhook-Id': 'msg_1',
     });

@@ -22,7 +22,11 @@ export interface VerifyInput {
 
 /** What a successful verification learned from the transport. */
 export interface VerifiedDelivery {
-  /** Delivery/event id from a header (`webhook-id`, `X-GitHub-Delivery`, …), if the scheme has one. */
+  /**
+   * Delivery/event id from a header, if the scheme has one. Standard Webhooks (`webhook-id`) and the HMAC
+   * scheme (an `idHeader` inside `signedContent`) report only signed ids; the GitHub, Shopify and Twilio
+   * presets report their provider's delivery id, which that provider does not sign (docs/presets.md).
+   */
   readonly id?: string;
   /** Unix seconds from a signed timestamp header, if the scheme has one. */
   readonly timestamp?: number;

@@ -27,6 +27,7 @@ export const contract: Contract<Events> = {
     prefix: 'sha256=',
     timestampHeader: 'X-Webhook-Timestamp',
     idHeader: 'X-Webhook-Id',
+    signedContent: '{id}.{timestamp}.{body}',
   },
   envelope: {
     kind: 'envelope',
