@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { WebhookError } from '../errors.js';
 
+export type BodySchema<T> = z.ZodType<T>;
+
 export const registerBody = z.strictObject({
   url: z.string().min(1).max(2048),
   events: z.array(z.string().min(1).max(200)).min(1).max(500),
@@ -36,7 +38,7 @@ export const toMs = (value: string | number | undefined): number | undefined =>
 
 export async function readJsonBody<T>(
   request: Request,
-  schema: z.ZodType<T>,
+  schema: BodySchema<T>,
   maxBodyBytes: number,
   optional = false,
 ): Promise<T> {

@@ -18,11 +18,11 @@
  *
  * Errors are JSON `{ error: { code, message, details } }` with the `WebhookError` status.
  */
-import type { z } from 'zod';
 import type { AttemptRecord } from '../deliver/outbox.js';
 import { isWebhookError, WebhookError } from '../errors.js';
 import { type Authorize, authenticate, requireAuthorize } from './authorize.js';
 import {
+  type BodySchema,
   readJsonBody,
   redeliverBody,
   registerBody,
@@ -54,7 +54,7 @@ export function createManagementHandler(
   const base = (options.basePath ?? '/webhooks').replace(/\/+$/, '');
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
 
-  const readJson = <T>(request: Request, schema: z.ZodType<T>, optional = false): Promise<T> =>
+  const readJson = <T>(request: Request, schema: BodySchema<T>, optional = false): Promise<T> =>
     readJsonBody(request, schema, maxBodyBytes, optional);
 
   const route = async (request: Request, tenant: string): Promise<Response> => {
