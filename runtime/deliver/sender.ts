@@ -21,13 +21,13 @@ export type ValidationMode = 'strict' | 'report' | 'off';
 /** Default cap of one serialised payload (bytes). */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024;
 
-/** `sendNow`'s default schedule: 3 retries after 1, 2 and 4 seconds. */
+/** `sendNow`'s default schedule: 4 attempts — immediately, then retries after 1, 2 and 4 seconds. */
 export const SEND_NOW_SCHEDULE: BackoffConfig = {
   kind: 'exponential',
   initialDelay: 1,
   factor: 2,
   maxDelay: 4,
-  maxAttempts: 3,
+  maxAttempts: 4,
 };
 
 export interface SenderOptions {
