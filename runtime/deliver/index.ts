@@ -20,6 +20,7 @@ export type {
 } from './outbox.js';
 export { activeSecrets, type PerformedAttempt } from './perform-attempt.js';
 export { type PostgresOutboxOptions, postgresOutbox } from './postgres-outbox.js';
+export type { SecretKey } from './secret-box.js';
 export { generateEndpointSecret } from './secrets.js';
 export {
   createSender,

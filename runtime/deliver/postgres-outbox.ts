@@ -5,7 +5,7 @@
  * on (owner, attempt), so a worker that lost its lease cannot overwrite the new holder's state.
  */
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
-import { WebhookError } from '../errors.js';
+import { isWebhookError, WebhookError } from '../errors.js';
 import { type ClaimCandidate, pickCandidates } from './claim-filter.js';
 import type {
   AttemptRecord,
@@ -18,7 +18,6 @@ import type {
   DisabledReason,
   Endpoint,
   EndpointPatch,
-  EndpointSecret,
   EnqueueOptions,
   EnqueueResult,
   ListDeliveriesOptions,
@@ -29,6 +28,7 @@ import type {
   TenantScope,
 } from './outbox.js';
 import { randomId } from './random-id.js';
+import { type SecretKey, type StoredSecret, secretCodec } from './secret-box.js';
 import { checkTenancy, DEFAULT_TENANT, resolveTenant, scopeTenant, type Tenancy } from './tenant.js';
 
 export interface PostgresOutboxOptions {
@@ -38,6 +38,8 @@ export interface PostgresOutboxOptions {
   readonly prefix?: string;
   /** `multi`: sends and new endpoints must name their tenant. Default `single` (see tenant.ts). */
   readonly tenancy?: Tenancy;
+  /** Encrypt endpoint secrets at rest (AES-256-GCM); the first key encrypts, all decrypt. See secret-box.ts. */
+  readonly secretKeys?: readonly SecretKey[];
 }
 
 type Queryable = Pick<PoolClient, 'query'>;
@@ -57,6 +59,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
     throw new WebhookError('invalid_config', 'postgresOutbox: schema and prefix must be SQL identifiers');
   }
   const tenancy = checkTenancy(options.tenancy, 'postgresOutbox');
+  const codec = secretCodec(options.secretKeys, 'postgresOutbox');
   const t = (name: string) => `"${schema}"."${prefix}${name}"`;
   const T = {
     endpoints: t('endpoints'),
@@ -162,8 +165,32 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
       await c.query(
         `CREATE INDEX IF NOT EXISTS "${prefix}endpoints_tenant" ON ${T.endpoints} (tenant, created_at)`,
       );
+      if (codec.encrypts) {
+        // Plaintext secrets (from before `secretKeys`) and those of older keys, under the current key.
+        // Only those rows are locked (and re-read), so a rotation committing meanwhile is kept.
+        const stale = (await q(c, `SELECT id, secrets FROM ${T.endpoints}`))
+          .filter((r) => codec.reseal(r.secrets as StoredSecret[], r.id as string) !== undefined)
+          .map((r) => r.id as string);
+        const locked =
+          stale.length === 0
+            ? []
+            : await q(c, `SELECT id, secrets FROM ${T.endpoints} WHERE id = ANY ($1::text[]) FOR UPDATE`, [
+                stale,
+              ]);
+        for (const row of locked) {
+          const resealed = codec.reseal(row.secrets as StoredSecret[], row.id as string);
+          if (resealed) {
+            await c.query(`UPDATE ${T.endpoints} SET secrets = $2 WHERE id = $1`, [
+              row.id,
+              JSON.stringify(resealed),
+            ]);
+          }
+        }
+      }
     }).catch((error: unknown) => {
       ready = undefined;
+      // A secret that does not decrypt (wrong or missing key) says so; anything else is the database.
+      if (isWebhookError(error, 'invalid_key')) throw error;
       throw new WebhookError('store_error', 'Could not create the outbox tables', { cause: error });
     });
     return ready;
@@ -174,7 +201,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
     tenant: r.tenant as string,
     url: r.url as string,
     events: r.events as string[],
-    secrets: r.secrets as EndpointSecret[],
+    secrets: (r.secrets as StoredSecret[]).map((s) => codec.read(s, r.id as string)),
     enabled: r.enabled as boolean,
     ...(r.disabled_reason ? { disabledReason: r.disabled_reason as DisabledReason } : {}),
     consecutiveFailures: r.consecutive_failures as number,
@@ -428,7 +455,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
       const tenant = resolveTenant(tenancy, input.tenant, 'createEndpoint');
       await init();
       const id = input.id ?? randomId('ep');
-      const secrets: EndpointSecret[] = [{ secret: input.secret, createdAt: now }];
+      const secrets = [codec.store({ secret: input.secret, createdAt: now }, id)];
       const rows = await q(
         pool,
         `INSERT INTO ${T.endpoints} (id, url, events, secrets, rate_limit, description, created_at, updated_at, tenant)
@@ -514,13 +541,13 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
           [id, tenant],
         );
         if (!row) return undefined;
-        const kept = (row.secrets as EndpointSecret[])
+        const kept = (row.secrets as StoredSecret[])
           .filter((s) => s.expiresAt === undefined || s.expiresAt > now)
           .map((s) => ({ ...s, expiresAt: Math.min(s.expiresAt ?? overlapUntil, overlapUntil) }));
         const [updated] = await q(
           c,
           `UPDATE ${T.endpoints} SET secrets = $2, updated_at = $3 WHERE id = $1 RETURNING *`,
-          [id, JSON.stringify([...kept, { secret, createdAt: now }]), date(now)],
+          [id, JSON.stringify([...kept, codec.store({ secret, createdAt: now }, id)]), date(now)],
         );
         return updated ? toEndpoint(updated) : undefined;
       });

@@ -19,7 +19,6 @@ import type {
   DisabledReason,
   Endpoint,
   EndpointPatch,
-  EndpointSecret,
   EnqueueOptions,
   EnqueueResult,
   ListDeliveriesOptions,
@@ -30,6 +29,7 @@ import type {
   TenantScope,
 } from './outbox.js';
 import { randomId } from './random-id.js';
+import { type SecretKey, type StoredSecret, secretCodec } from './secret-box.js';
 import { checkTenancy, DEFAULT_TENANT, resolveTenant, scopeTenant, type Tenancy } from './tenant.js';
 
 type Db = BetterSqlite3.Database;
@@ -39,6 +39,8 @@ export interface SqliteOutboxOptions {
   readonly prefix?: string;
   /** `multi`: sends and new endpoints must name their tenant. Default `single` (see tenant.ts). */
   readonly tenancy?: Tenancy;
+  /** Encrypt endpoint secrets at rest (AES-256-GCM); the first key encrypts, all decrypt. See secret-box.ts. */
+  readonly secretKeys?: readonly SecretKey[];
 }
 
 interface EndpointRow {
@@ -95,6 +97,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     throw new WebhookError('invalid_config', `sqliteOutbox: prefix "${p}" must be an SQL identifier`);
   }
   const tenancy = checkTenancy(options.tenancy, 'sqliteOutbox');
+  const codec = secretCodec(options.secretKeys, 'sqliteOutbox');
   const T = {
     endpoints: `${p}endpoints`,
     messages: `${p}messages`,
@@ -234,6 +237,19 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       d.exec(`ALTER TABLE ${T.endpoints} ADD COLUMN tenant TEXT NOT NULL DEFAULT '${DEFAULT_TENANT}'`);
     }
     d.exec(`CREATE INDEX IF NOT EXISTS ${T.endpoints}_tenant ON ${T.endpoints} (tenant, created_at)`);
+    if (codec.encrypts) resealSecrets(d);
+  };
+  /** Plaintext secrets (from before `secretKeys`) and those of older keys, rewritten under the current key. */
+  const resealSecrets = (d: Db) => {
+    const rows = d.prepare(`SELECT id, secrets FROM ${T.endpoints}`).all() as {
+      id: string;
+      secrets: string;
+    }[];
+    const update = d.prepare(`UPDATE ${T.endpoints} SET secrets = ? WHERE id = ?`);
+    for (const row of rows) {
+      const resealed = codec.reseal(JSON.parse(row.secrets) as StoredSecret[], row.id);
+      if (resealed) update.run(JSON.stringify(resealed), row.id);
+    }
   };
 
   // Prepared statements are cached per connection: a `tx` handle may be a different connection.
@@ -257,7 +273,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     tenant: r.tenant,
     url: r.url,
     events: JSON.parse(r.events) as string[],
-    secrets: JSON.parse(r.secrets) as EndpointSecret[],
+    secrets: (JSON.parse(r.secrets) as StoredSecret[]).map((s) => codec.read(s, r.id)),
     enabled: r.enabled === 1,
     ...(r.disabled_reason ? { disabledReason: r.disabled_reason as DisabledReason } : {}),
     consecutiveFailures: r.consecutive_failures,
@@ -483,7 +499,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       const d = await init();
       const tenant = resolveTenant(tenancy, input.tenant, 'createEndpoint');
       const id = input.id ?? randomId('ep');
-      const secrets: EndpointSecret[] = [{ secret: input.secret, createdAt: now }];
+      const secrets = [codec.store({ secret: input.secret, createdAt: now }, id)];
       try {
         stmt(
           d,
@@ -566,10 +582,10 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
         .transaction(() => {
           const row = selectScoped(d, id, tenant);
           if (!row) return undefined;
-          const kept = (JSON.parse(row.secrets) as EndpointSecret[])
+          const kept = (JSON.parse(row.secrets) as StoredSecret[])
             .filter((s) => s.expiresAt === undefined || s.expiresAt > now)
             .map((s) => ({ ...s, expiresAt: Math.min(s.expiresAt ?? overlapUntil, overlapUntil) }));
-          const secrets = [...kept, { secret, createdAt: now }];
+          const secrets = [...kept, codec.store({ secret, createdAt: now }, id)];
           stmt(d, `UPDATE ${T.endpoints} SET secrets = ?, updated_at = ? WHERE id = ?`).run(
             JSON.stringify(secrets),
             now,
