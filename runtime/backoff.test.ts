@@ -46,24 +46,33 @@ describe('presets', () => {
     expect(attemptDelays(SVIX_SCHEDULE)).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
   });
 
-  it('Petstore: 10 retries, 1 s doubling to 512 s', () => {
-    expect(retries(PETSTORE_SCHEDULE)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512].map((s) => s * 1000));
-    expect(totalAttempts(PETSTORE_SCHEDULE)).toBe(11);
+  it('Petstore: maxAttempts 10 is 10 attempts, the 9 retries 1 s doubling to 256 s', () => {
+    expect(retries(PETSTORE_SCHEDULE)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256].map((s) => s * 1000));
+    expect(totalAttempts(PETSTORE_SCHEDULE)).toBe(10);
   });
 });
 
 describe('exponential', () => {
-  it('caps at maxDelay and stops after maxAttempts retries', () => {
+  it('caps at maxDelay and makes maxAttempts attempts in all, the first included', () => {
     const config: BackoffConfig = {
       kind: 'exponential',
       initialDelay: 2,
       factor: 3,
-      maxDelay: 60,
+      maxDelay: 20,
       maxAttempts: 5,
     };
-    expect(retries(config)).toEqual([2, 6, 18, 54, 60].map((s) => s * 1000));
-    expect(nextDelay(config, 6)).toBeNull();
-    expect(retries({ ...config, maxAttempts: 0 })).toEqual([]);
+    expect(totalAttempts(config)).toBe(5);
+    expect(attemptDelays(config)).toEqual([0, 2, 6, 18, 20]);
+    expect(retries(config)).toEqual([2, 6, 18, 20].map((s) => s * 1000));
+    expect(nextDelay(config, 4)).toBe(20_000);
+    expect(nextDelay(config, 5)).toBeNull();
+    expect(totalAttempts({ ...config, maxAttempts: 1 })).toBe(1);
+    expect(retries({ ...config, maxAttempts: 1 })).toEqual([]);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1000 }), (maxAttempts) => {
+        expect(totalAttempts({ ...config, maxAttempts })).toBe(maxAttempts);
+      }),
+    );
   });
 
   it('rejects nonsense configs and attempts', () => {
@@ -71,6 +80,7 @@ describe('exponential', () => {
     expect(codeOf(() => attemptDelays({ ...base, factor: 0.5 }))).toBe('invalid_config');
     expect(codeOf(() => attemptDelays({ ...base, initialDelay: -1 }))).toBe('invalid_config');
     expect(codeOf(() => attemptDelays({ ...base, maxAttempts: 1.5 }))).toBe('invalid_config');
+    expect(codeOf(() => attemptDelays({ ...base, maxAttempts: 0 }))).toBe('invalid_config');
     expect(codeOf(() => attemptDelays({ ...base, maxAttempts: 10_000 }))).toBe('invalid_config');
     expect(codeOf(() => attemptDelays({ kind: 'list', delays: [] }))).toBe('invalid_config');
     expect(codeOf(() => attemptDelays({ kind: 'list', delays: [1, Number.NaN] }))).toBe('invalid_config');

@@ -6,8 +6,9 @@
  * the wait (seconds) before each attempt, first included.
  * - `list`: `delays` as given — `delays[0]` is the wait before the first delivery (0 = immediately), as in
  *   the Standard Webhooks / Svix tables; the schedule has `delays.length` attempts.
- * - `exponential`: the first delivery is immediate, then `maxAttempts` retries wait
- *   `initialDelay × factor^k` seconds (k = 0, 1, …), each capped at `maxDelay`.
+ * - `exponential`: `maxAttempts` attempts in all, the first delivery included and immediate; the
+ *   retries wait `initialDelay × factor^k` seconds (k = 0, 1, …), each capped at `maxDelay`. So
+ *   `maxAttempts: 5` is one delivery and four retries (it counted retries before, making one more).
  *
  * Exports: `attemptDelays`, `totalAttempts`, `nextDelay`, `applyJitter`, `parseRetryAfter`,
  * `STANDARD_WEBHOOKS_SCHEDULE`, `SVIX_SCHEDULE`, `PETSTORE_SCHEDULE`, `DEFAULT_SCHEDULE`.
@@ -27,7 +28,7 @@ export const SVIX_SCHEDULE: BackoffConfig = {
   delays: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
 };
 
-/** The Petstore example contract: 10 retries, 1 s doubling to 512 s. */
+/** The Petstore example contract: 10 attempts — immediately, then 9 retries 1 s doubling to 256 s. */
 export const PETSTORE_SCHEDULE: BackoffConfig = {
   kind: 'exponential',
   initialDelay: 1,
@@ -72,14 +73,16 @@ export function attemptDelays(config: BackoffConfig): readonly number[] {
     }
     if (
       !Number.isInteger(config.maxAttempts) ||
-      config.maxAttempts < 0 ||
+      config.maxAttempts < 1 ||
       config.maxAttempts > MAX_ATTEMPTS
     ) {
-      throw invalid(`maxAttempts must be an integer from 0 to ${MAX_ATTEMPTS}`);
+      throw invalid(
+        `maxAttempts (attempts in all, the first included) must be an integer from 1 to ${MAX_ATTEMPTS}`,
+      );
     }
     const delays = [0];
     let delay = initial;
-    for (let i = 0; i < config.maxAttempts; i++) {
+    for (let i = 1; i < config.maxAttempts; i++) {
       delays.push(Math.min(delay, max));
       delay *= config.factor;
     }

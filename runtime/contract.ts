@@ -102,6 +102,7 @@ export type BackoffConfig =
       readonly initialDelay: number;
       readonly factor: number;
       readonly maxDelay: number;
+      /** Attempts in all, the first delivery included (≥ 1): `maxAttempts: 5` is 1 delivery + 4 retries. */
       readonly maxAttempts: number;
       readonly jitter?: JitterConfig;
     }

@@ -33,6 +33,7 @@ export type WebhookErrorCode =
   | 'redirect'
   | 'http_error'
   | 'endpoint_disabled'
+  | 'tenant_required'
   | 'not_found'
   | 'invalid_argument'
   | 'invalid_config';
@@ -65,6 +66,7 @@ export const STATUS_BY_CODE: Readonly<Record<WebhookErrorCode, number>> = {
   redirect: 502,
   http_error: 502,
   endpoint_disabled: 409,
+  tenant_required: 400,
   not_found: 404,
   invalid_argument: 400,
   invalid_config: 500,

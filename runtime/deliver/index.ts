@@ -11,13 +11,16 @@ export type {
   DeliveryStatus,
   DisabledReason,
   Endpoint,
+  EndpointPatch,
   EndpointSecret,
   NewEndpoint,
   Outbox,
   RedeliverTarget,
+  TenantScope,
 } from './outbox.js';
 export { activeSecrets, type PerformedAttempt } from './perform-attempt.js';
 export { type PostgresOutboxOptions, postgresOutbox } from './postgres-outbox.js';
+export type { SecretKey } from './secret-box.js';
 export { generateEndpointSecret } from './secrets.js';
 export {
   createSender,
@@ -32,6 +35,7 @@ export {
   type ValidationMode,
 } from './sender.js';
 export { type SqliteOutboxOptions, sqliteOutbox } from './sqlite-outbox.js';
+export { DEFAULT_TENANT, type Tenancy } from './tenant.js';
 export {
   checkUrl,
   compileUrlPolicy,

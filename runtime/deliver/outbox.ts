@@ -3,6 +3,7 @@
  * interface; the sender writes messages + deliveries, workers claim and complete deliveries, the
  * management API edits endpoints. Times are milliseconds since the epoch.
  */
+import type { Tenancy } from './tenant.js';
 
 export interface EndpointSecret {
   readonly secret: string;
@@ -13,8 +14,18 @@ export interface EndpointSecret {
 
 export type DisabledReason = 'gone' | 'consecutive_failures' | 'manual';
 
+/**
+ * Narrows a call to one tenant's endpoints (and their deliveries and attempts): another tenant's rows
+ * are not found. Omitted, the call sees every tenant (workers, operators' own tooling).
+ */
+export interface TenantScope {
+  readonly tenant?: string;
+}
+
 export interface Endpoint {
   readonly id: string;
+  /** The customer or application the endpoint belongs to; it receives only this tenant's sends. */
+  readonly tenant: string;
   readonly url: string;
   /** Subscribed event names; `*` subscribes to every event. */
   readonly events: readonly string[];
@@ -31,11 +42,21 @@ export interface Endpoint {
 
 export interface NewEndpoint {
   readonly id?: string;
+  /** Required by a multi-tenant outbox; a single-tenant one defaults it to `DEFAULT_TENANT`. */
+  readonly tenant?: string;
   readonly url: string;
   readonly events: readonly string[];
   readonly secret: string;
   readonly rateLimit?: number;
   readonly description?: string;
+}
+
+/** Changes to an endpoint; omitted fields stay, `null` clears an optional one. */
+export interface EndpointPatch {
+  readonly url?: string;
+  readonly events?: readonly string[];
+  readonly description?: string | null;
+  readonly rateLimit?: number | null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'dead';
@@ -87,6 +108,11 @@ export interface NewMessage {
 }
 
 export interface EnqueueOptions {
+  /**
+   * Fan out to this tenant's subscribed endpoints only. Required by a multi-tenant outbox; a
+   * single-tenant one defaults it to `DEFAULT_TENANT`. Never a broadcast over tenants.
+   */
+  readonly tenant?: string;
   /** Only these endpoints (still subject to their subscriptions). */
   readonly endpointIds?: readonly string[];
   /** A driver-specific transaction handle (pg client inside BEGIN, or the better-sqlite3 db). */
@@ -156,7 +182,7 @@ export type RedeliverTarget =
   | { readonly deliveryId: string }
   | { readonly endpointId: string; readonly from?: number; readonly to?: number };
 
-export interface ListDeliveriesOptions {
+export interface ListDeliveriesOptions extends TenantScope {
   readonly endpointId?: string;
   readonly messageId?: string;
   readonly status?: DeliveryStatus;
@@ -165,19 +191,39 @@ export interface ListDeliveriesOptions {
 
 export interface Outbox {
   readonly kind: 'sqlite' | 'postgres';
+  /** `multi`: every send and endpoint names its tenant; `single` (default): a missing one is `DEFAULT_TENANT`. */
+  readonly tenancy: Tenancy;
   /** Creates the tables and indexes if missing (idempotent). Every other method calls it first. */
   init(): Promise<void>;
 
   createEndpoint(input: NewEndpoint, now: number): Promise<Endpoint>;
-  getEndpoint(id: string): Promise<Endpoint | undefined>;
-  listEndpoints(): Promise<Endpoint[]>;
+  getEndpoint(id: string, scope?: TenantScope): Promise<Endpoint | undefined>;
+  listEndpoints(scope?: TenantScope): Promise<Endpoint[]>;
+  /** Changes url, events, description or rate limit; deliveries already enqueued stay. */
+  updateEndpoint(
+    id: string,
+    patch: EndpointPatch,
+    now: number,
+    scope?: TenantScope,
+  ): Promise<Endpoint | undefined>;
   /** Deletes the endpoint with its deliveries and attempts. */
-  deleteEndpoint(id: string): Promise<boolean>;
+  deleteEndpoint(id: string, scope?: TenantScope): Promise<boolean>;
   /** Adds `secret` and makes every other unexpired secret expire at `overlapUntil`. */
-  rotateSecret(id: string, secret: string, now: number, overlapUntil: number): Promise<Endpoint | undefined>;
+  rotateSecret(
+    id: string,
+    secret: string,
+    now: number,
+    overlapUntil: number,
+    scope?: TenantScope,
+  ): Promise<Endpoint | undefined>;
   /** Enables, resets the failure counter, and makes its pending deliveries due now. */
-  enableEndpoint(id: string, now: number): Promise<Endpoint | undefined>;
-  disableEndpoint(id: string, reason: DisabledReason, now: number): Promise<Endpoint | undefined>;
+  enableEndpoint(id: string, now: number, scope?: TenantScope): Promise<Endpoint | undefined>;
+  disableEndpoint(
+    id: string,
+    reason: DisabledReason,
+    now: number,
+    scope?: TenantScope,
+  ): Promise<Endpoint | undefined>;
 
   /** Inserts the message and one pending delivery per subscribed endpoint (atomically). */
   enqueue(message: NewMessage, options?: EnqueueOptions): Promise<EnqueueResult>;
@@ -188,14 +234,15 @@ export interface Outbox {
   /** Gives back a claimed delivery without counting the attempt (the worker could not start it). */
   release(delivery: ClaimedDelivery, now: number): Promise<void>;
   /** Makes finished (succeeded or dead) deliveries pending again with a fresh attempt budget. */
-  redeliver(target: RedeliverTarget, now: number): Promise<number>;
+  redeliver(target: RedeliverTarget, now: number, scope?: TenantScope): Promise<number>;
 
-  getDelivery(id: string): Promise<Delivery | undefined>;
+  getDelivery(id: string, scope?: TenantScope): Promise<Delivery | undefined>;
   listDeliveries(options?: ListDeliveriesOptions): Promise<Delivery[]>;
   listAttempts(options: {
     deliveryId?: string;
     endpointId?: string;
     limit?: number;
+    tenant?: string;
   }): Promise<AttemptRecord[]>;
   /** Earliest `next_attempt_at` of pending deliveries of enabled endpoints (for schedulers and tests). */
   nextDueAt(): Promise<number | undefined>;

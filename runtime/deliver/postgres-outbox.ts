@@ -5,7 +5,7 @@
  * on (owner, attempt), so a worker that lost its lease cannot overwrite the new holder's state.
  */
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
-import { WebhookError } from '../errors.js';
+import { isWebhookError, WebhookError } from '../errors.js';
 import { type ClaimCandidate, pickCandidates } from './claim-filter.js';
 import type {
   AttemptRecord,
@@ -17,7 +17,7 @@ import type {
   DeliveryStatus,
   DisabledReason,
   Endpoint,
-  EndpointSecret,
+  EndpointPatch,
   EnqueueOptions,
   EnqueueResult,
   ListDeliveriesOptions,
@@ -25,14 +25,21 @@ import type {
   NewMessage,
   Outbox,
   RedeliverTarget,
+  TenantScope,
 } from './outbox.js';
 import { randomId } from './random-id.js';
+import { type SecretKey, type StoredSecret, secretCodec } from './secret-box.js';
+import { checkTenancy, DEFAULT_TENANT, resolveTenant, scopeTenant, type Tenancy } from './tenant.js';
 
 export interface PostgresOutboxOptions {
   /** Schema of the tables (created if missing); default `public`. */
   readonly schema?: string;
   /** Table name prefix; default `webhook_`. */
   readonly prefix?: string;
+  /** `multi`: sends and new endpoints must name their tenant. Default `single` (see tenant.ts). */
+  readonly tenancy?: Tenancy;
+  /** Encrypt endpoint secrets at rest (AES-256-GCM); the first key encrypts, all decrypt. See secret-box.ts. */
+  readonly secretKeys?: readonly SecretKey[];
 }
 
 type Queryable = Pick<PoolClient, 'query'>;
@@ -51,6 +58,8 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
   if (!IDENT.test(schema) || !IDENT.test(prefix)) {
     throw new WebhookError('invalid_config', 'postgresOutbox: schema and prefix must be SQL identifiers');
   }
+  const tenancy = checkTenancy(options.tenancy, 'postgresOutbox');
+  const codec = secretCodec(options.secretKeys, 'postgresOutbox');
   const t = (name: string) => `"${schema}"."${prefix}${name}"`;
   const T = {
     endpoints: t('endpoints'),
@@ -86,6 +95,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
         CREATE SCHEMA IF NOT EXISTS "${schema}";
         CREATE TABLE IF NOT EXISTS ${T.endpoints} (
           id text PRIMARY KEY,
+          tenant text NOT NULL DEFAULT '${DEFAULT_TENANT}',
           url text NOT NULL,
           events text[] NOT NULL,
           secrets jsonb NOT NULL,
@@ -140,8 +150,47 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
         CREATE INDEX IF NOT EXISTS "${prefix}attempts_delivery" ON ${T.attempts} (delivery_id);
         CREATE INDEX IF NOT EXISTS "${prefix}attempts_endpoint" ON ${T.attempts} (endpoint_id, id);
       `);
+      // Tables made before tenants: their endpoints become the default tenant's, in place. Checked
+      // first: even a no-op ALTER TABLE waits for every open transaction that touched the table.
+      const [hasTenant] = await q(
+        c,
+        `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = 'tenant'`,
+        [schema, `${prefix}endpoints`],
+      );
+      if (!hasTenant) {
+        await c.query(
+          `ALTER TABLE ${T.endpoints} ADD COLUMN tenant text NOT NULL DEFAULT '${DEFAULT_TENANT}'`,
+        );
+      }
+      await c.query(
+        `CREATE INDEX IF NOT EXISTS "${prefix}endpoints_tenant" ON ${T.endpoints} (tenant, created_at)`,
+      );
+      if (codec.encrypts) {
+        // Plaintext secrets (from before `secretKeys`) and those of older keys, under the current key.
+        // Only those rows are locked (and re-read), so a rotation committing meanwhile is kept.
+        const stale = (await q(c, `SELECT id, secrets FROM ${T.endpoints}`))
+          .filter((r) => codec.reseal(r.secrets as StoredSecret[], r.id as string) !== undefined)
+          .map((r) => r.id as string);
+        const locked =
+          stale.length === 0
+            ? []
+            : await q(c, `SELECT id, secrets FROM ${T.endpoints} WHERE id = ANY ($1::text[]) FOR UPDATE`, [
+                stale,
+              ]);
+        for (const row of locked) {
+          const resealed = codec.reseal(row.secrets as StoredSecret[], row.id as string);
+          if (resealed) {
+            await c.query(`UPDATE ${T.endpoints} SET secrets = $2 WHERE id = $1`, [
+              row.id,
+              JSON.stringify(resealed),
+            ]);
+          }
+        }
+      }
     }).catch((error: unknown) => {
       ready = undefined;
+      // A secret that does not decrypt (wrong or missing key) says so; anything else is the database.
+      if (isWebhookError(error, 'invalid_key')) throw error;
       throw new WebhookError('store_error', 'Could not create the outbox tables', { cause: error });
     });
     return ready;
@@ -149,9 +198,10 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
 
   const toEndpoint = (r: QueryResultRow): Endpoint => ({
     id: r.id as string,
+    tenant: r.tenant as string,
     url: r.url as string,
     events: r.events as string[],
-    secrets: r.secrets as EndpointSecret[],
+    secrets: (r.secrets as StoredSecret[]).map((s) => codec.read(s, r.id as string)),
     enabled: r.enabled as boolean,
     ...(r.disabled_reason ? { disabledReason: r.disabled_reason as DisabledReason } : {}),
     consecutiveFailures: r.consecutive_failures as number,
@@ -198,10 +248,11 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
     outcome: r.outcome as 'succeeded' | 'failed',
   });
 
-  const getEndpoint = async (db: Queryable, id: string) => {
-    const [row] = await q(db, `SELECT * FROM ${T.endpoints} WHERE id = $1`, [id]);
-    return row ? toEndpoint(row) : undefined;
-  };
+  const tenantOf = (scope: TenantScope | undefined) => scopeTenant(scope, 'postgresOutbox');
+  /** Rows of `$n`'s tenant (null: every tenant). Deliveries and attempts are their endpoint's. */
+  const ownTenant = (n: number) => `($${n}::text IS NULL OR tenant = $${n})`;
+  const ofTenant = (column: string, n: number) =>
+    `($${n}::text IS NULL OR ${column} IN (SELECT id FROM ${T.endpoints} WHERE tenant = $${n}))`;
 
   const deliverySelect = `SELECT d.*, m.event_type FROM ${T.deliveries} d JOIN ${T.messages} m ON m.id = d.message_id`;
 
@@ -397,16 +448,18 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
 
   const outbox: Outbox = {
     kind: 'postgres',
+    tenancy,
     init,
 
     async createEndpoint(input: NewEndpoint, now: number) {
+      const tenant = resolveTenant(tenancy, input.tenant, 'createEndpoint');
       await init();
       const id = input.id ?? randomId('ep');
-      const secrets: EndpointSecret[] = [{ secret: input.secret, createdAt: now }];
+      const secrets = [codec.store({ secret: input.secret, createdAt: now }, id)];
       const rows = await q(
         pool,
-        `INSERT INTO ${T.endpoints} (id, url, events, secrets, rate_limit, description, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (id) DO NOTHING RETURNING *`,
+        `INSERT INTO ${T.endpoints} (id, url, events, secrets, rate_limit, description, created_at, updated_at, tenant)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING *`,
         [
           id,
           input.url,
@@ -415,6 +468,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
           input.rateLimit ?? null,
           input.description ?? null,
           date(now),
+          tenant,
         ],
       );
       const row = rows[0];
@@ -422,46 +476,92 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
       return toEndpoint(row);
     },
 
-    async getEndpoint(id) {
+    async getEndpoint(id, scope) {
+      const tenant = tenantOf(scope);
       await init();
-      return getEndpoint(pool, id);
+      const [row] = await q(pool, `SELECT * FROM ${T.endpoints} WHERE id = $1 AND ${ownTenant(2)}`, [
+        id,
+        tenant,
+      ]);
+      return row ? toEndpoint(row) : undefined;
     },
 
-    async listEndpoints() {
+    async listEndpoints(scope) {
+      const tenant = tenantOf(scope);
       await init();
-      return (await q(pool, `SELECT * FROM ${T.endpoints} ORDER BY created_at, id`)).map(toEndpoint);
+      return (
+        await q(pool, `SELECT * FROM ${T.endpoints} WHERE ${ownTenant(1)} ORDER BY created_at, id`, [tenant])
+      ).map(toEndpoint);
     },
 
-    async deleteEndpoint(id) {
+    async updateEndpoint(id, patch: EndpointPatch, now, scope) {
+      const tenant = tenantOf(scope);
       await init();
-      return (await pool.query(`DELETE FROM ${T.endpoints} WHERE id = $1`, [id])).rowCount === 1;
+      // A patch field that is absent keeps the column ($n IS FALSE); null clears an optional one.
+      const [row] = await q(
+        pool,
+        `UPDATE ${T.endpoints} SET
+           url = COALESCE($3, url),
+           events = COALESCE($4::text[], events),
+           description = CASE WHEN $5 THEN $6 ELSE description END,
+           rate_limit = CASE WHEN $7 THEN $8::double precision ELSE rate_limit END,
+           updated_at = $9
+         WHERE id = $1 AND ${ownTenant(2)} RETURNING *`,
+        [
+          id,
+          tenant,
+          patch.url ?? null,
+          patch.events ? [...patch.events] : null,
+          patch.description !== undefined,
+          patch.description ?? null,
+          patch.rateLimit !== undefined,
+          patch.rateLimit ?? null,
+          date(now),
+        ],
+      );
+      return row ? toEndpoint(row) : undefined;
     },
 
-    async rotateSecret(id, secret, now, overlapUntil) {
+    async deleteEndpoint(id, scope) {
+      const tenant = tenantOf(scope);
+      await init();
+      return (
+        (await pool.query(`DELETE FROM ${T.endpoints} WHERE id = $1 AND ${ownTenant(2)}`, [id, tenant]))
+          .rowCount === 1
+      );
+    },
+
+    async rotateSecret(id, secret, now, overlapUntil, scope) {
+      const tenant = tenantOf(scope);
       await init();
       return inTransaction(async (c) => {
-        const [row] = await q(c, `SELECT * FROM ${T.endpoints} WHERE id = $1 FOR UPDATE`, [id]);
+        const [row] = await q(
+          c,
+          `SELECT * FROM ${T.endpoints} WHERE id = $1 AND ${ownTenant(2)} FOR UPDATE`,
+          [id, tenant],
+        );
         if (!row) return undefined;
-        const kept = (row.secrets as EndpointSecret[])
+        const kept = (row.secrets as StoredSecret[])
           .filter((s) => s.expiresAt === undefined || s.expiresAt > now)
           .map((s) => ({ ...s, expiresAt: Math.min(s.expiresAt ?? overlapUntil, overlapUntil) }));
         const [updated] = await q(
           c,
           `UPDATE ${T.endpoints} SET secrets = $2, updated_at = $3 WHERE id = $1 RETURNING *`,
-          [id, JSON.stringify([...kept, { secret, createdAt: now }]), date(now)],
+          [id, JSON.stringify([...kept, codec.store({ secret, createdAt: now }, id)]), date(now)],
         );
         return updated ? toEndpoint(updated) : undefined;
       });
     },
 
-    async enableEndpoint(id, now) {
+    async enableEndpoint(id, now, scope) {
+      const tenant = tenantOf(scope);
       await init();
       return inTransaction(async (c) => {
         const [row] = await q(
           c,
           `UPDATE ${T.endpoints} SET enabled = true, disabled_reason = NULL, consecutive_failures = 0, updated_at = $2
-           WHERE id = $1 RETURNING *`,
-          [id, date(now)],
+           WHERE id = $1 AND ${ownTenant(3)} RETURNING *`,
+          [id, date(now), tenant],
         );
         if (!row) return undefined;
         await c.query(
@@ -473,17 +573,20 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
       });
     },
 
-    async disableEndpoint(id, reason, now) {
+    async disableEndpoint(id, reason, now, scope) {
+      const tenant = tenantOf(scope);
       await init();
       const [row] = await q(
         pool,
-        `UPDATE ${T.endpoints} SET enabled = false, disabled_reason = $2, updated_at = $3 WHERE id = $1 RETURNING *`,
-        [id, reason, date(now)],
+        `UPDATE ${T.endpoints} SET enabled = false, disabled_reason = $2, updated_at = $3
+         WHERE id = $1 AND ${ownTenant(4)} RETURNING *`,
+        [id, reason, date(now), tenant],
       );
       return row ? toEndpoint(row) : undefined;
     },
 
     async enqueue(message: NewMessage, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+      const tenant = resolveTenant(tenancy, options.tenant, 'send');
       await init();
       const db = options.tx === undefined ? pool : asClient(options.tx);
       // One statement, so it is atomic on its own and joins the caller's transaction when given one.
@@ -498,7 +601,8 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
            SELECT 'dlv_' || lpad(to_hex($7::bigint), 12, '0') || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
              m.id, e.id, 'pending', 0, $5, $5, $5
            FROM m CROSS JOIN ${T.endpoints} e
-           WHERE ($2 = ANY (e.events) OR '*' = ANY (e.events)) AND ($6::text[] IS NULL OR e.id = ANY ($6::text[]))
+           WHERE e.tenant = $8 AND ($2 = ANY (e.events) OR '*' = ANY (e.events))
+             AND ($6::text[] IS NULL OR e.id = ANY ($6::text[]))
            RETURNING id
          )
          SELECT d.id, true AS inserted FROM d
@@ -512,6 +616,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
           date(message.createdAt),
           options.endpointIds ? [...options.endpointIds] : null,
           Math.max(0, Math.floor(message.createdAt)),
+          tenant,
         ],
       );
       return {
@@ -589,63 +694,80 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
       );
     },
 
-    async redeliver(target: RedeliverTarget, now: number) {
+    async redeliver(target: RedeliverTarget, now: number, scope?: TenantScope) {
+      const tenant = tenantOf(scope);
       await init();
       const set = `UPDATE ${T.deliveries} SET status = 'pending', attempts = 0, next_attempt_at = $1, last_error = NULL,
         finished_at = NULL, lease_owner = NULL, lease_until = NULL, updated_at = $1`;
       let result: { rowCount: number | null };
       if ('messageId' in target) {
         result = await pool.query(
-          `${set} WHERE message_id = $2 AND ($3::text IS NULL OR endpoint_id = $3) AND status IN ('succeeded', 'dead')`,
-          [date(now), target.messageId, target.endpointId ?? null],
+          `${set} WHERE message_id = $2 AND ($3::text IS NULL OR endpoint_id = $3) AND status IN ('succeeded', 'dead')
+             AND ${ofTenant('endpoint_id', 4)}`,
+          [date(now), target.messageId, target.endpointId ?? null, tenant],
         );
       } else if ('deliveryId' in target) {
-        result = await pool.query(`${set} WHERE id = $2 AND status IN ('succeeded', 'dead')`, [
-          date(now),
-          target.deliveryId,
-        ]);
+        result = await pool.query(
+          `${set} WHERE id = $2 AND status IN ('succeeded', 'dead') AND ${ofTenant('endpoint_id', 3)}`,
+          [date(now), target.deliveryId, tenant],
+        );
       } else {
         result = await pool.query(
           `${set} WHERE endpoint_id = $2 AND status = 'dead'
-             AND ($3::timestamptz IS NULL OR finished_at >= $3) AND ($4::timestamptz IS NULL OR finished_at < $4)`,
+             AND ($3::timestamptz IS NULL OR finished_at >= $3) AND ($4::timestamptz IS NULL OR finished_at < $4)
+             AND ${ofTenant('endpoint_id', 5)}`,
           [
             date(now),
             target.endpointId,
             target.from === undefined ? null : date(target.from),
             target.to === undefined ? null : date(target.to),
+            tenant,
           ],
         );
       }
       return result.rowCount ?? 0;
     },
 
-    async getDelivery(id) {
+    async getDelivery(id, scope) {
+      const tenant = tenantOf(scope);
       await init();
-      const [row] = await q(pool, `${deliverySelect} WHERE d.id = $1`, [id]);
+      const [row] = await q(pool, `${deliverySelect} WHERE d.id = $1 AND ${ofTenant('d.endpoint_id', 2)}`, [
+        id,
+        tenant,
+      ]);
       return row ? toDelivery(row) : undefined;
     },
 
     async listDeliveries(options: ListDeliveriesOptions = {}) {
+      const tenant = tenantOf(options);
       await init();
       const rows = await q(
         pool,
         `${deliverySelect}
          WHERE ($1::text IS NULL OR d.endpoint_id = $1) AND ($2::text IS NULL OR d.message_id = $2)
-           AND ($3::text IS NULL OR d.status = $3)
+           AND ($3::text IS NULL OR d.status = $3) AND ${ofTenant('d.endpoint_id', 5)}
          ORDER BY d.created_at DESC, d.id LIMIT $4`,
-        [options.endpointId ?? null, options.messageId ?? null, options.status ?? null, options.limit ?? 100],
+        [
+          options.endpointId ?? null,
+          options.messageId ?? null,
+          options.status ?? null,
+          options.limit ?? 100,
+          tenant,
+        ],
       );
       return rows.map(toDelivery);
     },
 
     async listAttempts(options) {
+      const tenant = tenantOf(options);
       await init();
       const rows = await q(
         pool,
         `SELECT * FROM ${T.attempts}
          WHERE ($1::text IS NULL OR delivery_id = $1) AND ($2::text IS NULL OR endpoint_id = $2)
+           AND ${ofTenant('endpoint_id', 4)}
          ORDER BY id DESC LIMIT $3`,
-        [options.deliveryId ?? null, options.endpointId ?? null, options.limit ?? 100],
+        [options.deliveryId ?? null, options.endpointId ?? null, options.limit ?? 100, tenant],
       );
       return rows.map(toAttempt);
     },

@@ -11,8 +11,9 @@ import { buildEnvelope } from '../envelope.js';
 import { WebhookError } from '../errors.js';
 import { newMessageId } from '../id.js';
 import type { HttpAgents } from './http-attempt.js';
-import type { EndpointSecret, Outbox, RedeliverTarget } from './outbox.js';
+import type { EndpointSecret, Outbox, RedeliverTarget, TenantScope } from './outbox.js';
 import { type PerformedAttempt, performAttempt, SchemeCache } from './perform-attempt.js';
+import { resolveTenant } from './tenant.js';
 import { compileUrlPolicy, type UrlPolicy } from './url-policy.js';
 
 export type ValidationMode = 'strict' | 'report' | 'off';
@@ -20,13 +21,13 @@ export type ValidationMode = 'strict' | 'report' | 'off';
 /** Default cap of one serialised payload (bytes). */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024;
 
-/** `sendNow`'s default schedule: 3 retries after 1, 2 and 4 seconds. */
+/** `sendNow`'s default schedule: 4 attempts — immediately, then retries after 1, 2 and 4 seconds. */
 export const SEND_NOW_SCHEDULE: BackoffConfig = {
   kind: 'exponential',
   initialDelay: 1,
   factor: 2,
   maxDelay: 4,
-  maxAttempts: 3,
+  maxAttempts: 4,
 };
 
 export interface SenderOptions {
@@ -53,6 +54,11 @@ export interface SendOptions {
   readonly tx?: unknown;
   /** Restrict to these endpoint ids (subscriptions still apply). */
   readonly endpoints?: readonly string[];
+  /**
+   * Fan out to this tenant's subscribed endpoints only. Required by a multi-tenant outbox
+   * (`tenant_required` otherwise); a single-tenant outbox sends to the default tenant's.
+   */
+  readonly tenant?: string;
 }
 
 export interface SendResult {
@@ -81,8 +87,8 @@ export interface Sender<M extends EventMapBase> {
   send<K extends keyof M & string>(type: K, data: M[K], options?: SendOptions): Promise<SendResult>;
   /** Signs and delivers directly with in-process retries; no outbox, nothing survives a crash. */
   sendNow<K extends keyof M & string>(type: K, data: M[K], options: SendNowOptions): Promise<SendNowResult>;
-  /** Redelivers a message, a delivery, or an endpoint's dead letters in a time range. */
-  redeliver(target: RedeliverTarget): Promise<number>;
+  /** Redelivers a message, a delivery, or an endpoint's dead letters in a time range (of one tenant if given). */
+  redeliver(target: RedeliverTarget, scope?: TenantScope): Promise<number>;
 }
 
 export function createSender<M extends EventMapBase>(
@@ -149,6 +155,8 @@ export function createSender<M extends EventMapBase>(
           'send() needs an outbox (sqliteOutbox / postgresOutbox); or use sendNow()',
         );
       }
+      // Before any work: a multi-tenant outbox never guesses whose endpoints a message is for.
+      const tenant = resolveTenant(outbox.tenancy, sendOptions.tenant, 'send');
       const message = await prepare(type, data, sendOptions.id);
       return outbox.enqueue(
         {
@@ -159,6 +167,7 @@ export function createSender<M extends EventMapBase>(
           createdAt: message.createdAt,
         },
         {
+          tenant,
           ...(sendOptions.tx !== undefined ? { tx: sendOptions.tx } : {}),
           ...(sendOptions.endpoints ? { endpointIds: sendOptions.endpoints } : {}),
         },
@@ -203,9 +212,9 @@ export function createSender<M extends EventMapBase>(
       return { messageId: message.messageId, delivered: false, attempts };
     },
 
-    async redeliver(target) {
+    async redeliver(target, scope) {
       if (!options.outbox) throw new WebhookError('invalid_config', 'redeliver() needs an outbox');
-      return options.outbox.redeliver(target, now());
+      return options.outbox.redeliver(target, now(), scope);
     },
   };
 }

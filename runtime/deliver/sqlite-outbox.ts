@@ -18,7 +18,7 @@ import type {
   DeliveryStatus,
   DisabledReason,
   Endpoint,
-  EndpointSecret,
+  EndpointPatch,
   EnqueueOptions,
   EnqueueResult,
   ListDeliveriesOptions,
@@ -26,18 +26,26 @@ import type {
   NewMessage,
   Outbox,
   RedeliverTarget,
+  TenantScope,
 } from './outbox.js';
 import { randomId } from './random-id.js';
+import { type SecretKey, type StoredSecret, secretCodec } from './secret-box.js';
+import { checkTenancy, DEFAULT_TENANT, resolveTenant, scopeTenant, type Tenancy } from './tenant.js';
 
 type Db = BetterSqlite3.Database;
 
 export interface SqliteOutboxOptions {
   /** Table name prefix; default `webhook_`. */
   readonly prefix?: string;
+  /** `multi`: sends and new endpoints must name their tenant. Default `single` (see tenant.ts). */
+  readonly tenancy?: Tenancy;
+  /** Encrypt endpoint secrets at rest (AES-256-GCM); the first key encrypts, all decrypt. See secret-box.ts. */
+  readonly secretKeys?: readonly SecretKey[];
 }
 
 interface EndpointRow {
   id: string;
+  tenant: string;
   url: string;
   events: string;
   secrets: string;
@@ -88,6 +96,8 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(p)) {
     throw new WebhookError('invalid_config', `sqliteOutbox: prefix "${p}" must be an SQL identifier`);
   }
+  const tenancy = checkTenancy(options.tenancy, 'sqliteOutbox');
+  const codec = secretCodec(options.secretKeys, 'sqliteOutbox');
   const T = {
     endpoints: `${p}endpoints`,
     messages: `${p}messages`,
@@ -161,6 +171,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
     d.exec(`
       CREATE TABLE IF NOT EXISTS ${T.endpoints} (
         id TEXT PRIMARY KEY,
+        tenant TEXT NOT NULL DEFAULT '${DEFAULT_TENANT}',
         url TEXT NOT NULL,
         events TEXT NOT NULL,
         secrets TEXT NOT NULL,
@@ -220,6 +231,25 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       CREATE INDEX IF NOT EXISTS ${T.attempts}_delivery ON ${T.attempts} (delivery_id);
       CREATE INDEX IF NOT EXISTS ${T.attempts}_endpoint ON ${T.attempts} (endpoint_id, id);
     `);
+    // Tables made before tenants: their endpoints become the default tenant's, in place.
+    const columns = d.prepare(`PRAGMA table_info(${T.endpoints})`).all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'tenant')) {
+      d.exec(`ALTER TABLE ${T.endpoints} ADD COLUMN tenant TEXT NOT NULL DEFAULT '${DEFAULT_TENANT}'`);
+    }
+    d.exec(`CREATE INDEX IF NOT EXISTS ${T.endpoints}_tenant ON ${T.endpoints} (tenant, created_at)`);
+    if (codec.encrypts) resealSecrets(d);
+  };
+  /** Plaintext secrets (from before `secretKeys`) and those of older keys, rewritten under the current key. */
+  const resealSecrets = (d: Db) => {
+    const rows = d.prepare(`SELECT id, secrets FROM ${T.endpoints}`).all() as {
+      id: string;
+      secrets: string;
+    }[];
+    const update = d.prepare(`UPDATE ${T.endpoints} SET secrets = ? WHERE id = ?`);
+    for (const row of rows) {
+      const resealed = codec.reseal(JSON.parse(row.secrets) as StoredSecret[], row.id);
+      if (resealed) update.run(JSON.stringify(resealed), row.id);
+    }
   };
 
   // Prepared statements are cached per connection: a `tx` handle may be a different connection.
@@ -240,9 +270,10 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
 
   const toEndpoint = (r: EndpointRow): Endpoint => ({
     id: r.id,
+    tenant: r.tenant,
     url: r.url,
     events: JSON.parse(r.events) as string[],
-    secrets: JSON.parse(r.secrets) as EndpointSecret[],
+    secrets: (JSON.parse(r.secrets) as StoredSecret[]).map((s) => codec.read(s, r.id)),
     enabled: r.enabled === 1,
     ...(r.disabled_reason ? { disabledReason: r.disabled_reason as DisabledReason } : {}),
     consecutiveFailures: r.consecutive_failures,
@@ -285,6 +316,16 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
 
   const selectEndpoint = (d: Db, id: string) =>
     stmt(d, `SELECT * FROM ${T.endpoints} WHERE id = ?`).get(id) as EndpointRow | undefined;
+  // Tenant scoping binds `@tenant` (null: every tenant) next to the positional parameters.
+  const ownTenant = `(@tenant IS NULL OR tenant = @tenant)`;
+  /** Deliveries and attempts carry no tenant: they are their endpoint's. */
+  const ofTenant = (column: string) =>
+    `(@tenant IS NULL OR ${column} IN (SELECT id FROM ${T.endpoints} WHERE tenant = @tenant))`;
+  const tenantOf = (scope: TenantScope | undefined) => ({ tenant: scopeTenant(scope, 'sqliteOutbox') });
+  const selectScoped = (d: Db, id: string, tenant: { tenant: string | null }) =>
+    stmt(d, `SELECT * FROM ${T.endpoints} WHERE id = ? AND ${ownTenant}`).get(id, tenant) as
+      | EndpointRow
+      | undefined;
 
   interface PendingCompletion {
     readonly input: CompleteInput;
@@ -449,21 +490,24 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
 
   const outbox: Outbox = {
     kind: 'sqlite',
+    tenancy,
     async init() {
       await init();
     },
 
     async createEndpoint(input: NewEndpoint, now: number) {
       const d = await init();
+      const tenant = resolveTenant(tenancy, input.tenant, 'createEndpoint');
       const id = input.id ?? randomId('ep');
-      const secrets: EndpointSecret[] = [{ secret: input.secret, createdAt: now }];
+      const secrets = [codec.store({ secret: input.secret, createdAt: now }, id)];
       try {
         stmt(
           d,
-          `INSERT INTO ${T.endpoints} (id, url, events, secrets, rate_limit, description, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO ${T.endpoints} (id, tenant, url, events, secrets, rate_limit, description, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
           id,
+          tenant,
           input.url,
           JSON.stringify(input.events),
           JSON.stringify(secrets),
@@ -478,22 +522,52 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       return toEndpoint(selectEndpoint(d, id) as EndpointRow);
     },
 
-    async getEndpoint(id) {
-      const row = selectEndpoint(await init(), id);
+    async getEndpoint(id, scope) {
+      const tenant = tenantOf(scope);
+      const row = selectScoped(await init(), id, tenant);
       return row ? toEndpoint(row) : undefined;
     },
 
-    async listEndpoints() {
+    async listEndpoints(scope) {
+      const tenant = tenantOf(scope);
       const d = await init();
-      return (stmt(d, `SELECT * FROM ${T.endpoints} ORDER BY created_at, id`).all() as EndpointRow[]).map(
-        toEndpoint,
-      );
+      return (
+        stmt(d, `SELECT * FROM ${T.endpoints} WHERE ${ownTenant} ORDER BY created_at, id`).all(
+          tenant,
+        ) as EndpointRow[]
+      ).map(toEndpoint);
     },
 
-    async deleteEndpoint(id) {
+    async updateEndpoint(id, patch: EndpointPatch, now, scope) {
+      const tenant = tenantOf(scope);
       const d = await init();
       return d
         .transaction(() => {
+          const row = selectScoped(d, id, tenant);
+          if (!row) return undefined;
+          stmt(
+            d,
+            `UPDATE ${T.endpoints} SET url = ?, events = ?, description = ?, rate_limit = ?, updated_at = ?
+             WHERE id = ?`,
+          ).run(
+            patch.url ?? row.url,
+            patch.events ? JSON.stringify(patch.events) : row.events,
+            patch.description === undefined ? row.description : patch.description,
+            patch.rateLimit === undefined ? row.rate_limit : patch.rateLimit,
+            now,
+            id,
+          );
+          return toEndpoint(selectEndpoint(d, id) as EndpointRow);
+        })
+        .immediate();
+    },
+
+    async deleteEndpoint(id, scope) {
+      const tenant = tenantOf(scope);
+      const d = await init();
+      return d
+        .transaction(() => {
+          if (!selectScoped(d, id, tenant)) return false;
           stmt(d, `DELETE FROM ${T.attempts} WHERE endpoint_id = ?`).run(id);
           stmt(d, `DELETE FROM ${T.deliveries} WHERE endpoint_id = ?`).run(id);
           return stmt(d, `DELETE FROM ${T.endpoints} WHERE id = ?`).run(id).changes > 0;
@@ -501,16 +575,17 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
         .immediate();
     },
 
-    async rotateSecret(id, secret, now, overlapUntil) {
+    async rotateSecret(id, secret, now, overlapUntil, scope) {
+      const tenant = tenantOf(scope);
       const d = await init();
       return d
         .transaction(() => {
-          const row = selectEndpoint(d, id);
+          const row = selectScoped(d, id, tenant);
           if (!row) return undefined;
-          const kept = (JSON.parse(row.secrets) as EndpointSecret[])
+          const kept = (JSON.parse(row.secrets) as StoredSecret[])
             .filter((s) => s.expiresAt === undefined || s.expiresAt > now)
             .map((s) => ({ ...s, expiresAt: Math.min(s.expiresAt ?? overlapUntil, overlapUntil) }));
-          const secrets = [...kept, { secret, createdAt: now }];
+          const secrets = [...kept, codec.store({ secret, createdAt: now }, id)];
           stmt(d, `UPDATE ${T.endpoints} SET secrets = ?, updated_at = ? WHERE id = ?`).run(
             JSON.stringify(secrets),
             now,
@@ -521,15 +596,16 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
         .immediate();
     },
 
-    async enableEndpoint(id, now) {
+    async enableEndpoint(id, now, scope) {
+      const tenant = tenantOf(scope);
       const d = await init();
       return d
         .transaction(() => {
           const changed = stmt(
             d,
             `UPDATE ${T.endpoints} SET enabled = 1, disabled_reason = NULL, consecutive_failures = 0, updated_at = ?
-           WHERE id = ?`,
-          ).run(now, id).changes;
+           WHERE id = ? AND ${ownTenant}`,
+          ).run(now, id, tenant).changes;
           if (changed === 0) return undefined;
           stmt(
             d,
@@ -541,18 +617,19 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
         .immediate();
     },
 
-    async disableEndpoint(id, reason, now) {
+    async disableEndpoint(id, reason, now, scope) {
+      const tenant = tenantOf(scope);
       const d = await init();
-      stmt(d, `UPDATE ${T.endpoints} SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?`).run(
-        reason,
-        now,
-        id,
-      );
-      const row = selectEndpoint(d, id);
+      const row = stmt(
+        d,
+        `UPDATE ${T.endpoints} SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND ${ownTenant}
+         RETURNING *`,
+      ).get(reason, now, id, tenant) as EndpointRow | undefined;
       return row ? toEndpoint(row) : undefined;
     },
 
     async enqueue(message: NewMessage, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+      const tenant = resolveTenant(tenancy, options.tenant, 'send');
       const own = await init();
       const d = options.tx === undefined ? own : asDb(options.tx);
       // A savepoint nests inside the caller's transaction and is a transaction of its own otherwise.
@@ -584,7 +661,8 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
             `INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
            SELECT 'dlv_' || printf('%012x', ?) || lower(hex(randomblob(6))), ?, e.id, 'pending', 0, ?, ?, ?
            FROM ${T.endpoints} e
-           WHERE EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ? OR j.value = '*')
+           WHERE e.tenant = ?
+             AND EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ? OR j.value = '*')
              AND (? IS NULL OR e.id IN (SELECT value FROM json_each(?)))
            RETURNING id`,
           ).all(
@@ -593,6 +671,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
             message.createdAt,
             message.createdAt,
             message.createdAt,
+            tenant,
             message.eventType,
             only,
             only,
@@ -626,44 +705,52 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
       ).run(now, now, delivery.id, delivery.leaseOwner, delivery.attempt);
     },
 
-    async redeliver(target: RedeliverTarget, now: number) {
+    async redeliver(target: RedeliverTarget, now: number, scope?: TenantScope) {
+      const tenant = tenantOf(scope);
       const d = await init();
       const set = `UPDATE ${T.deliveries} SET status = 'pending', attempts = 0, next_attempt_at = ?, last_error = NULL,
         finished_at = NULL, lease_owner = NULL, lease_until = NULL, updated_at = ?`;
+      const scoped = ofTenant('endpoint_id');
       if ('messageId' in target) {
         const endpointId = target.endpointId ?? null;
         return stmt(
           d,
-          `${set} WHERE message_id = ? AND (? IS NULL OR endpoint_id = ?) AND status IN ('succeeded', 'dead')`,
-        ).run(now, now, target.messageId, endpointId, endpointId).changes;
+          `${set} WHERE message_id = ? AND (? IS NULL OR endpoint_id = ?) AND status IN ('succeeded', 'dead') AND ${scoped}`,
+        ).run(now, now, target.messageId, endpointId, endpointId, tenant).changes;
       }
       if ('deliveryId' in target) {
-        return stmt(d, `${set} WHERE id = ? AND status IN ('succeeded', 'dead')`).run(
+        return stmt(d, `${set} WHERE id = ? AND status IN ('succeeded', 'dead') AND ${scoped}`).run(
           now,
           now,
           target.deliveryId,
+          tenant,
         ).changes;
       }
       return stmt(
         d,
-        `${set} WHERE endpoint_id = ? AND status = 'dead' AND finished_at >= ? AND finished_at < ?`,
-      ).run(now, now, target.endpointId, target.from ?? 0, target.to ?? Number.MAX_SAFE_INTEGER).changes;
+        `${set} WHERE endpoint_id = ? AND status = 'dead' AND finished_at >= ? AND finished_at < ? AND ${scoped}`,
+      ).run(now, now, target.endpointId, target.from ?? 0, target.to ?? Number.MAX_SAFE_INTEGER, tenant)
+        .changes;
     },
 
-    async getDelivery(id) {
+    async getDelivery(id, scope) {
+      const tenant = tenantOf(scope);
       const d = await init();
-      const row = stmt(d, `SELECT ${deliveryColumns} FROM ${deliveryFrom} WHERE d.id = ?`).get(id) as
-        | DeliveryRow
-        | undefined;
+      const row = stmt(
+        d,
+        `SELECT ${deliveryColumns} FROM ${deliveryFrom} WHERE d.id = ? AND ${ofTenant('d.endpoint_id')}`,
+      ).get(id, tenant) as DeliveryRow | undefined;
       return row ? toDelivery(row) : undefined;
     },
 
     async listDeliveries(options: ListDeliveriesOptions = {}) {
+      const tenant = tenantOf(options);
       const d = await init();
       const rows = stmt(
         d,
         `SELECT ${deliveryColumns} FROM ${deliveryFrom}
          WHERE (? IS NULL OR d.endpoint_id = ?) AND (? IS NULL OR d.message_id = ?) AND (? IS NULL OR d.status = ?)
+           AND ${ofTenant('d.endpoint_id')}
          ORDER BY d.created_at DESC, d.id LIMIT ?`,
       ).all(
         options.endpointId ?? null,
@@ -673,16 +760,18 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
         options.status ?? null,
         options.status ?? null,
         options.limit ?? 100,
+        tenant,
       ) as DeliveryRow[];
       return rows.map(toDelivery);
     },
 
     async listAttempts(options) {
+      const tenant = tenantOf(options);
       const d = await init();
       const rows = stmt(
         d,
         `SELECT * FROM ${T.attempts}
-         WHERE (? IS NULL OR delivery_id = ?) AND (? IS NULL OR endpoint_id = ?)
+         WHERE (? IS NULL OR delivery_id = ?) AND (? IS NULL OR endpoint_id = ?) AND ${ofTenant('endpoint_id')}
          ORDER BY id DESC LIMIT ?`,
       ).all(
         options.deliveryId ?? null,
@@ -690,6 +779,7 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
         options.endpointId ?? null,
         options.endpointId ?? null,
         options.limit ?? 100,
+        tenant,
       ) as AttemptRow[];
       return rows.map(toAttempt);
     },

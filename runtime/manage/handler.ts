@@ -6,95 +6,58 @@
  *   POST   /webhooks                      { url, events, description?, rateLimit? } → 201 { id, secret, … }
  *   GET    /webhooks                      → 200 { data: [endpoint] }
  *   GET    /webhooks/{id}                 → 200 endpoint
+ *   PATCH  /webhooks/{id}                 { url?, events?, description?, rateLimit? } → 200 endpoint
  *   DELETE /webhooks/{id}                 → 204
  *   POST   /webhooks/{id}/rotate-secret   { overlapSeconds? } → 200 { secret, previousSecretExpiresAt }
  *   POST   /webhooks/{id}/enable          → 200 endpoint
  *   GET    /webhooks/{id}/deliveries      ?limit= → 200 { data: [attempt] }
  *   POST   /webhooks/{id}/redeliver       { messageId } | { from?, to? } → 202 { redelivered }
  *
+ * `authorize` is required and names the caller's tenant; every route sees that tenant's endpoints
+ * only, and another tenant's id answers 404 like an unknown one.
+ *
  * Errors are JSON `{ error: { code, message, details } }` with the `WebhookError` status.
  */
-import { z } from 'zod';
 import type { AttemptRecord } from '../deliver/outbox.js';
 import { isWebhookError, WebhookError } from '../errors.js';
-import { createEndpointManager, type EndpointManagerOptions } from './endpoints.js';
+import { type Authorize, authenticate, requireAuthorize } from './authorize.js';
+import {
+  type BodySchema,
+  readJsonBody,
+  redeliverBody,
+  registerBody,
+  rotateBody,
+  toMs,
+  updateBody,
+  withoutUndefined,
+} from './bodies.js';
+import { type EndpointManagerOptions, managerFactory } from './endpoints.js';
 
-export interface ManagementHandlerOptions extends EndpointManagerOptions {
+export interface ManagementHandlerOptions extends Omit<EndpointManagerOptions, 'tenant'> {
   /** Path prefix of the routes. Default `/webhooks`. */
   readonly basePath?: string;
   /**
-   * Runs before every route. Return `true` to continue, `false` for a 401, or a `Response` to answer
-   * with it (e.g. a 403).
+   * Required. Runs before every route and returns the caller as `{ tenant }` (the routes then act on
+   * that tenant's endpoints only), `null`/`false` for a 401, or a `Response` to answer with (e.g. a
+   * 403). Tests without auth pass `unsafeAllowAnyone()`.
    */
-  readonly authorize?: (request: Request) => boolean | Response | Promise<boolean | Response>;
+  readonly authorize: Authorize;
   /** Largest accepted request body. Default 64 KiB. */
   readonly maxBodyBytes?: number;
 }
 
-const registerBody = z.strictObject({
-  url: z.string().min(1).max(2048),
-  events: z.array(z.string().min(1).max(200)).min(1).max(500),
-  description: z.string().max(1000).optional(),
-  rateLimit: z.number().positive().max(100_000).optional(),
-});
-
-const rotateBody = z.strictObject({
-  overlapSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(30 * 24 * 3600)
-    .optional(),
-});
-
-const instant = z.union([z.iso.datetime({ offset: true }), z.number().int().nonnegative()]);
-const redeliverBody = z.union([
-  z.strictObject({ messageId: z.string().min(1).max(200) }),
-  z.strictObject({ from: instant.optional(), to: instant.optional() }),
-]);
-
-const toMs = (value: string | number | undefined): number | undefined =>
-  value === undefined ? undefined : typeof value === 'number' ? value : Date.parse(value);
-
 export function createManagementHandler(
   options: ManagementHandlerOptions,
 ): (request: Request) => Promise<Response> {
-  const manager = createEndpointManager(options);
+  const authorize = requireAuthorize((options as { authorize?: unknown }).authorize);
+  const managerFor = managerFactory(options);
   const base = (options.basePath ?? '/webhooks').replace(/\/+$/, '');
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
 
-  const readJson = async <T>(request: Request, schema: z.ZodType<T>, optional = false): Promise<T> => {
-    const text = await request.text();
-    if (new TextEncoder().encode(text).byteLength > maxBodyBytes) {
-      throw new WebhookError('payload_too_large', `Request body exceeds ${maxBodyBytes} bytes`);
-    }
-    let value: unknown;
-    if (text.trim() === '' && optional) value = {};
-    else {
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new WebhookError('invalid_body', 'Request body is not valid JSON');
-      }
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({
-        path: issue.path.map((p) => `/${String(p)}`).join(''),
-        message: issue.message,
-      }));
-      throw new WebhookError(
-        'invalid_argument',
-        issues.map((i) => `${i.path || '/'}: ${i.message}`).join('; '),
-        {
-          details: { issues },
-        },
-      );
-    }
-    return parsed.data;
-  };
+  const readJson = <T>(request: Request, schema: BodySchema<T>, optional = false): Promise<T> =>
+    readJsonBody(request, schema, maxBodyBytes, optional);
 
-  const route = async (request: Request): Promise<Response> => {
+  const route = async (request: Request, tenant: string): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname !== base && !url.pathname.startsWith(`${base}/`)) return notFound();
     const parts = url.pathname
@@ -105,6 +68,7 @@ export function createManagementHandler(
     const method = request.method.toUpperCase();
     const [id, action, ...extra] = parts;
     if (extra.length > 0) return notFound();
+    const manager = managerFor(tenant);
 
     if (id === undefined) {
       if (method === 'POST') {
@@ -117,11 +81,15 @@ export function createManagementHandler(
     }
     if (action === undefined) {
       if (method === 'GET') return json(200, await manager.get(id));
+      if (method === 'PATCH') {
+        const body = await readJson(request, updateBody);
+        return json(200, await manager.update(id, withoutUndefined(body)));
+      }
       if (method === 'DELETE') {
         await manager.remove(id);
         return new Response(null, { status: 204 });
       }
-      return notAllowed('GET, DELETE');
+      return notAllowed('GET, PATCH, DELETE');
     }
     switch (action) {
       case 'rotate-secret': {
@@ -168,14 +136,9 @@ export function createManagementHandler(
 
   return async (request) => {
     try {
-      if (options.authorize) {
-        const verdict = await options.authorize(request);
-        if (verdict instanceof Response) return verdict;
-        if (verdict !== true) {
-          return json(401, { error: { code: 'unauthorized', message: 'Not authorized', details: {} } });
-        }
-      }
-      return await route(request);
+      const caller = await authenticate(authorize, request);
+      if (caller instanceof Response) return caller;
+      return await route(request, caller.tenant);
     } catch (error) {
       if (isWebhookError(error)) {
         return json(error.status, {

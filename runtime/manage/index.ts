@@ -1,5 +1,11 @@
 /** Endpoint management: a programmatic manager and the Web-standard HTTP handler on top of it. */
 export {
+  type Authorize,
+  type AuthorizeResult,
+  type Caller,
+  unsafeAllowAnyone,
+} from './authorize.js';
+export {
   createEndpointManager,
   DEFAULT_ROTATION_OVERLAP_MS,
   type EndpointManager,
@@ -7,5 +13,6 @@ export {
   type EndpointView,
   type RegisterInput,
   toEndpointView,
+  type UpdateInput,
 } from './endpoints.js';
 export { createManagementHandler, type ManagementHandlerOptions } from './handler.js';

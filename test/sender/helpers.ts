@@ -10,6 +10,7 @@ import { type Contract, defineContract } from '../../runtime/contract.js';
 import type { Outbox } from '../../runtime/deliver/outbox.js';
 import { postgresOutbox } from '../../runtime/deliver/postgres-outbox.js';
 import { sqliteOutbox } from '../../runtime/deliver/sqlite-outbox.js';
+import type { Tenancy } from '../../runtime/deliver/tenant.js';
 import { missingEnv } from '../support/requires.js';
 
 // A type alias (not an interface) so it has the implicit index signature EventMapBase asks for.
@@ -56,6 +57,30 @@ export async function startServer(handler: http.RequestListener): Promise<TestSe
         server.close(() => resolve());
       }),
   };
+}
+
+/** Serves a Web-standard handler (the management API) over real HTTP on 127.0.0.1. */
+export function startWebServer(handler: (request: Request) => Promise<Response>): Promise<TestServer> {
+  return startServer(async (req, res) => {
+    const body = await readBody(req);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const response = await handler(
+      new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method ?? 'GET',
+        headers,
+        ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+      }),
+    );
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    res.writeHead(response.status, out);
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
 }
 
 export function readBody(req: http.IncomingMessage): Promise<Buffer> {
@@ -123,16 +148,19 @@ export async function pgSchema(
 export interface OutboxFixture {
   readonly name: 'sqlite' | 'postgres';
   readonly skip: boolean;
-  create(tag: string): Promise<{ outbox: Outbox; cleanup(): Promise<void>; raw: unknown }>;
+  create(
+    tag: string,
+    options?: { tenancy?: Tenancy },
+  ): Promise<{ outbox: Outbox; cleanup(): Promise<void>; raw: unknown }>;
 }
 
 export const outboxFixtures: OutboxFixture[] = [
   {
     name: 'sqlite',
     skip: false,
-    async create(tag) {
+    async create(tag, options = {}) {
       const dir = tempDir(tag);
-      const outbox = sqliteOutbox(path.join(dir, 'outbox.db'));
+      const outbox = sqliteOutbox(path.join(dir, 'outbox.db'), options);
       await outbox.init();
       return {
         outbox,
@@ -150,9 +178,9 @@ export const outboxFixtures: OutboxFixture[] = [
     get skip() {
       return missingEnv('DATABASE_URL', 'the PostgreSQL outbox tests');
     },
-    async create(tag) {
+    async create(tag, options = {}) {
       const db = await pgSchema(tag);
-      const outbox = postgresOutbox(db.pool, { schema: db.schema });
+      const outbox = postgresOutbox(db.pool, { schema: db.schema, ...options });
       await outbox.init();
       return { outbox, raw: db, cleanup: () => db.drop() };
     },

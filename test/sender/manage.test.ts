@@ -5,6 +5,7 @@ import type { Outbox } from '../../runtime/deliver/outbox.js';
 import { createSender } from '../../runtime/deliver/sender.js';
 import { sqliteOutbox } from '../../runtime/deliver/sqlite-outbox.js';
 import { createWorker } from '../../runtime/deliver/worker.js';
+import { unsafeAllowAnyone } from '../../runtime/manage/authorize.js';
 import { createManagementHandler } from '../../runtime/manage/handler.js';
 import { LOCAL, petContract, startServer, tempDir } from './helpers.js';
 
@@ -36,7 +37,7 @@ describe('management API', () => {
   beforeEach(() => {
     dir = tempDir('manage');
     outbox = sqliteOutbox(`${dir}/o.db`);
-    handler = createManagementHandler({ outbox, contract, urlPolicy: LOCAL });
+    handler = createManagementHandler({ outbox, contract, urlPolicy: LOCAL, authorize: unsafeAllowAnyone() });
   });
   afterEach(async () => {
     await outbox.close();
@@ -62,8 +63,23 @@ describe('management API', () => {
     expect((list.body!.data as unknown[]).length).toBe(1);
     expect(JSON.stringify(list.body)).not.toContain('whsec_');
     const one = await call('GET', `/webhooks/${id}`);
-    expect(one.body).toMatchObject({ id, enabled: true, disabledReason: null });
+    expect(one.body).toMatchObject({ id, tenant: 'default', enabled: true, disabledReason: null });
     expect(one.body!.secret).toBeUndefined();
+    const patched = await call('PATCH', `/webhooks/${id}`, {
+      events: ['pet.created', 'pet.created'],
+      description: 'ops',
+      rateLimit: 5,
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ id, events: ['pet.created'], description: 'ops', rateLimit: 5 });
+    const cleared = await call('PATCH', `/webhooks/${id}`, { description: null, rateLimit: null });
+    expect(cleared.body).toMatchObject({ events: ['pet.created'], description: null, rateLimit: null });
+    expect((await call('PATCH', `/webhooks/${id}`, { events: ['pet.sold'] })).status).toBe(400);
+    expect((await call('PATCH', `/webhooks/${id}`, { url: 'http://example.com/h' })).body).toMatchObject({
+      error: { code: 'insecure_url' },
+    });
+    expect((await call('PATCH', `/webhooks/${id}`, { tenant: 'other' })).status).toBe(400);
+    expect((await call('GET', `/webhooks/${id}`)).body).toMatchObject({ url: 'http://127.0.0.1:9/hook' });
     expect((await call('DELETE', `/webhooks/${id}`)).status).toBe(204);
     expect((await call('GET', `/webhooks/${id}`)).status).toBe(404);
     expect((await call('DELETE', `/webhooks/${id}`)).status).toBe(404);
@@ -107,6 +123,7 @@ describe('management API', () => {
       error: { code: 'unknown_event', details: { unknown: ['pet.sold'] } },
     });
     expect((await call('GET', '/webhooks/ep_missing')).status).toBe(404);
+    expect((await call('PATCH', '/webhooks/ep_missing', { description: 'x' })).status).toBe(404);
     expect((await call('POST', '/webhooks/ep_missing/enable')).status).toBe(404);
     expect((await call('POST', '/webhooks/ep_missing/rotate-secret')).status).toBe(404);
     expect((await call('GET', '/webhooks/ep_missing/deliveries')).status).toBe(404);
@@ -175,7 +192,16 @@ describe('management API', () => {
     }
   });
 
-  it('runs the authorize hook first', async () => {
+  it('refuses to be built without authorize, and names the opt-out', () => {
+    const build = () =>
+      createManagementHandler({ outbox, contract } as unknown as Parameters<
+        typeof createManagementHandler
+      >[0]);
+    expect(build).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+    expect(build).toThrow(/unsafeAllowAnyone/);
+  });
+
+  it('runs the authorize hook first: null → 401, a Response as is, a tenant-less verdict → 500', async () => {
     const guarded = createManagementHandler({
       outbox,
       contract,
@@ -183,15 +209,25 @@ describe('management API', () => {
       basePath: '/api/hooks/',
       authorize: (request) => {
         const auth = request.headers.get('authorization');
-        if (auth === 'Bearer good') return true;
+        if (auth === 'Bearer good') return { tenant: 'acme' };
         if (auth === 'Bearer readonly') return new Response('read only', { status: 403 });
-        return false;
+        if (auth === 'Bearer legacy') return true as unknown as null; // the pre-tenant contract
+        if (auth === 'Bearer empty') return { tenant: '' };
+        return null;
       },
     });
     const go = (auth?: string) =>
       guarded(new Request(`${BASE}/api/hooks`, { headers: auth ? { authorization: auth } : {} }));
-    expect((await go()).status).toBe(401);
+    const none = await go();
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    expect((await go('Bearer bad')).status).toBe(401);
     expect((await go('Bearer readonly')).status).toBe(403);
+    for (const auth of ['Bearer legacy', 'Bearer empty']) {
+      const broken = await go(auth);
+      expect(broken.status).toBe(500);
+      expect(await broken.json()).toMatchObject({ error: { code: 'invalid_config' } });
+    }
     const ok = await go('Bearer good');
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ data: [] });

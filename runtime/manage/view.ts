@@ -1,0 +1,32 @@
+/** An endpoint as API clients see it: never its secrets. */
+import type { DisabledReason, Endpoint } from '../deliver/outbox.js';
+
+export interface EndpointView {
+  readonly id: string;
+  readonly tenant: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly enabled: boolean;
+  readonly disabledReason: DisabledReason | null;
+  readonly consecutiveFailures: number;
+  readonly rateLimit: number | null;
+  readonly description: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export function toEndpointView(endpoint: Endpoint): EndpointView {
+  return {
+    id: endpoint.id,
+    tenant: endpoint.tenant,
+    url: endpoint.url,
+    events: endpoint.events,
+    enabled: endpoint.enabled,
+    disabledReason: endpoint.disabledReason ?? null,
+    consecutiveFailures: endpoint.consecutiveFailures,
+    rateLimit: endpoint.rateLimit ?? null,
+    description: endpoint.description ?? null,
+    createdAt: new Date(endpoint.createdAt).toISOString(),
+    updatedAt: new Date(endpoint.updatedAt).toISOString(),
+  };
+}
