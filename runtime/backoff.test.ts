@@ -46,9 +46,9 @@ describe('presets', () => {
     expect(attemptDelays(SVIX_SCHEDULE)).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
   });
 
-  it('Petstore: maxAttempts 10 is 10 attempts, the 9 retries 1 s doubling to 256 s', () => {
-    expect(retries(PETSTORE_SCHEDULE)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256].map((s) => s * 1000));
-    expect(totalAttempts(PETSTORE_SCHEDULE)).toBe(10);
+  it('Petstore: maxAttempts 11 is the first attempt and 10 retries, 1 s doubling to 512 s', () => {
+    expect(retries(PETSTORE_SCHEDULE)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512].map((s) => s * 1000));
+    expect(totalAttempts(PETSTORE_SCHEDULE)).toBe(11);
   });
 });
 

@@ -28,13 +28,13 @@ export const SVIX_SCHEDULE: BackoffConfig = {
   delays: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
 };
 
-/** The Petstore example contract: 10 attempts — immediately, then 9 retries 1 s doubling to 256 s. */
+/** The Petstore seed: 11 attempts — immediately, then 10 retries 1 s doubling to 512 s. */
 export const PETSTORE_SCHEDULE: BackoffConfig = {
   kind: 'exponential',
   initialDelay: 1,
   factor: 2,
   maxDelay: 512,
-  maxAttempts: 10,
+  maxAttempts: 11,
 };
 
 export const DEFAULT_SCHEDULE: BackoffConfig = STANDARD_WEBHOOKS_SCHEDULE;

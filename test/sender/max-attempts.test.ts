@@ -1,7 +1,7 @@
 /**
  * `maxAttempts` is attempts in all, the first delivery included: a receiver that always fails sees
  * exactly `maxAttempts` requests from the outbox worker and from `sendNow`, on both outboxes, and the
- * generated Petstore contract (`maxAttempts: 10`) makes 10.
+ * generated Petstore contract (`maxAttempts: 11`: the first attempt and 10 retries) makes 11.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { totalAttempts } from '../../runtime/backoff.js';
@@ -95,8 +95,8 @@ describe('maxAttempts without an outbox', () => {
     expect(requests).toBe(9);
   });
 
-  it('the generated Petstore contract (maxAttempts: 10) schedules 10 attempts', () => {
-    expect(petstore.retry).toMatchObject({ kind: 'exponential', maxAttempts: 10 });
-    expect(totalAttempts(petstore.retry as BackoffConfig)).toBe(10);
+  it('the generated Petstore contract (maxAttempts: 11) schedules 11 attempts: 10 retries, 1 s to 512 s', () => {
+    expect(petstore.retry).toMatchObject({ kind: 'exponential', maxAttempts: 11 });
+    expect(totalAttempts(petstore.retry as BackoffConfig)).toBe(11);
   });
 });

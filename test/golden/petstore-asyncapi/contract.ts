@@ -35,5 +35,5 @@ export const contract: Contract<Events> = {
     apiVersion: '2024-06-01',
   },
   selector: { kind: 'body', field: 'event' },
-  retry: { kind: 'exponential', initialDelay: 1, factor: 2, maxDelay: 512, maxAttempts: 10 },
+  retry: { kind: 'exponential', initialDelay: 1, factor: 2, maxDelay: 512, maxAttempts: 11 },
 };
