@@ -3,7 +3,7 @@
  * line with their JSDoc; named object schemas become interfaces (cheapest for tsc, and they reference
  * themselves naturally, so recursive schemas need nothing special).
  */
-import { propertyKey, stringLiteral } from './identifiers.js';
+import { propertyKey, stringLiteral } from './escape.js';
 import type { Literal, Node, PropertyNode } from './ir.js';
 import { renderDoc } from './jsdoc.js';
 

@@ -6,7 +6,7 @@
  * - references are `z.lazy(() => XSchema)` so declaration order and cycles do not matter (a lazy is
  *   resolved once, on first parse, and then costs one indirection).
  */
-import { propertyKey, stringLiteral } from './identifiers.js';
+import { propertyKey, stringLiteral } from './escape.js';
 import type { Node, PropertyNode } from './ir.js';
 import { literalText } from './typescript.js';
 
