@@ -26,6 +26,11 @@ export interface GenerateOptions {
   readonly check?: boolean;
   /** Allow `$ref`s to http(s) URLs. */
   readonly allowRemoteRefs?: boolean;
+  /**
+   * Directory local `$ref`s may read below (relative to `cwd`). Default: the directory of each
+   * contract file, so a contract cannot read `../../secret.json` or `/etc/passwd` into its types.
+   */
+  readonly refRoot?: string;
   /** Base for relative paths and for the input path in each file's header. Default `process.cwd()`. */
   readonly cwd?: string;
   /** Omit `// @ts-nocheck` from types/schemas/contract/fixtures (see EmitOptions.checkAll); for the generator's tests. */
@@ -214,7 +219,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   const out = path.resolve(cwd, options.out ?? 'generated');
   const inputs = options.inputs.map((input) => loaderPath(input, cwd));
-  const loaded = await loadContracts(inputs, { allowRemoteRefs: options.allowRemoteRefs ?? false });
+  const loaded = await loadContracts(inputs, {
+    allowRemoteRefs: options.allowRemoteRefs ?? false,
+    ...(options.refRoot !== undefined ? { refRoot: path.resolve(cwd, options.refRoot) } : {}),
+  });
   const { folders, diagnostics } = emitAll(loaded.contracts, {
     runtime,
     cwd,
