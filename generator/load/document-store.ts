@@ -312,7 +312,7 @@ function withSiblings(
 }
 
 /** An own data property, even for `__proto__`, which assignment would turn into a prototype. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
