@@ -4,6 +4,7 @@
  */
 import type { ContractModel } from '../model.js';
 import { renderZodDeclaration } from '../schema/index.js';
+import { ZOD_HELPERS, zodHelperSource } from '../schema/own-keys.js';
 import { key, quote } from './literal.js';
 import { compareStrings, type ModuleNames } from './names.js';
 import { declarationOrder, type ModuleSchemaContext } from './schema-context.js';
@@ -40,6 +41,8 @@ export function emitSchemasFile(
       entries.length > 0 ? `\n${entries.join('')}` : ''
     }};`,
   );
+  const helpers = ZOD_HELPERS.filter((helper) => ctx.helpers.has(helper)).map(zodHelperSource);
+  if (helpers.length > 0) blocks.unshift(...helpers);
   const imports = [...typeImports].sort(compareStrings);
   const importLine =
     imports.length <= 4

@@ -22,6 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { StandardSchemaV1 } from '@gen-webhooks/runtime';
 import fc from 'fast-check';
 import ts from 'typescript';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -238,6 +239,12 @@ async function generateAndImport(h: Hostile): Promise<string | undefined> {
   expect(Object.keys(mod.contract.events).sort()).toEqual(events);
   expect(Object.keys(mod.eventSchemas).sort()).toEqual(events);
   expect(Object.keys(fixtures.fixtures).sort()).toEqual(events);
+  // And the validator still means what the contract says: each fixture (its valid example) passes.
+  const schemas = mod.eventSchemas as Record<string, StandardSchemaV1>;
+  for (const event of events) {
+    const verdict = await schemas[event]?.['~standard'].validate(fixtures.fixtures[event]);
+    expect(verdict?.issues, event).toBeUndefined();
+  }
   return out;
 }
 
