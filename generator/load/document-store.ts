@@ -9,10 +9,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GeneratorError } from '../errors.js';
-import { documentTooDeep, MAX_DOCUMENT_DEPTH } from './limits.js';
+import { documentTooDeep } from './limits.js';
 import { appendPointer, fragmentToPointer, lookup, parsePointer } from './pointer.js';
 import { type ParsedDocument, parseDocumentText, readDocumentFile, syntaxOf } from './read-document.js';
 import { outsideRoot, type RefRoot, refRoot } from './ref-root.js';
+import { pointerTo, scanDocument } from './scan-document.js';
 
 export interface StoreOptions {
   readonly allowRemoteRefs?: boolean;
@@ -365,54 +366,4 @@ async function fetchDocument(url: string, fetchImpl: typeof fetch | undefined): 
   const type = response.headers.get('content-type') ?? '';
   const syntax = /json/i.test(type) ? 'json' : /yaml/i.test(type) ? 'yaml' : syntaxOf(url);
   return parseDocumentText(text, url, url, syntax);
-}
-
-/**
- * Calls `visit` with every `$ref` string that names another document (not `#...`), and measures
- * nesting on the way: returns the first object found deeper than MAX_DOCUMENT_DEPTH, if any.
- */
-function scanDocument(root: unknown, visit: (ref: string) => void): object | undefined {
-  // Two parallel stacks rather than one of pairs: this walks every node of every document.
-  const values: unknown[] = [root];
-  const depths: number[] = [1];
-  const seen = new Set<object>();
-  while (values.length > 0) {
-    const value = values.pop();
-    const depth = depths.pop() as number;
-    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
-    if (depth > MAX_DOCUMENT_DEPTH) return value;
-    seen.add(value);
-    if (Array.isArray(value)) {
-      for (const item of value) {
-        if (item !== null && typeof item === 'object') {
-          values.push(item);
-          depths.push(depth + 1);
-        }
-      }
-      continue;
-    }
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string') {
-        if (!item.startsWith('#')) visit(item);
-      } else if (item !== null && typeof item === 'object') {
-        values.push(item);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return undefined;
-}
-
-/** The pointer of `target` inside `root` (only needed for the too-deep message). */
-function pointerTo(root: unknown, target: object): string {
-  const stack: [unknown, string][] = [[root, '']];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const [value, pointer] = stack.pop() as [unknown, string];
-    if (value === target) return pointer;
-    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
-    seen.add(value);
-    for (const [key, item] of Object.entries(value)) stack.push([item, appendPointer(pointer, key)]);
-  }
-  return '';
 }
