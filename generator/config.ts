@@ -18,6 +18,8 @@ export interface GenerateConfig {
   readonly runtime?: RuntimeMode;
   /** Allow `$ref`s to http(s) URLs. */
   readonly allowRemoteRefs?: boolean;
+  /** Directory local `$ref`s may read below; default: each contract's own directory. */
+  readonly refRoot?: string;
   /** Print errors only. */
   readonly quiet?: boolean;
 }
@@ -52,7 +54,7 @@ function validate(file: string, raw: unknown): GenerateConfig {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw invalid(file, 'the config must export an object', '`export default { inputs, out, runtime }`');
   }
-  const known = new Set(['inputs', 'out', 'runtime', 'allowRemoteRefs', 'quiet']);
+  const known = new Set(['inputs', 'out', 'runtime', 'allowRemoteRefs', 'refRoot', 'quiet']);
   const value = raw as Record<string, unknown>;
   for (const key of Object.keys(value)) {
     if (!known.has(key)) throw invalid(file, `unknown config option '${key}'`, [...known].join(', '));
@@ -69,6 +71,10 @@ function validate(file: string, raw: unknown): GenerateConfig {
   if (value.out !== undefined) {
     if (typeof value.out !== 'string') throw invalid(file, '`out` must be a path', 'a string');
     config.out = path.resolve(dir, value.out);
+  }
+  if (value.refRoot !== undefined) {
+    if (typeof value.refRoot !== 'string') throw invalid(file, '`refRoot` must be a path', 'a string');
+    config.refRoot = path.resolve(dir, value.refRoot);
   }
   if (value.runtime !== undefined) {
     if (value.runtime !== 'package' && value.runtime !== 'inline') {

@@ -15,6 +15,8 @@ export type GeneratorErrorCode =
   | 'ref_not_found'
   | 'ref_cycle'
   | 'remote_ref_refused'
+  | 'ref_outside_root'
+  | 'too_deep'
   | 'no_events'
   | 'identifier_collision'
   | 'invalid_extension'

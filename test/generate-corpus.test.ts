@@ -47,7 +47,8 @@ describe.skipIf(noCorpus)('generating the corpus', async () => {
     for (const [i, file] of documents(corpus).entries()) {
       let model: ContractModel;
       try {
-        model = await loadContract(file);
+        // Corpus contracts $ref shared files beside their folders (`../common/…`).
+        model = await loadContract(file, { refRoot: corpus });
       } catch (error) {
         if (error instanceof GeneratorError) continue;
         throw error;

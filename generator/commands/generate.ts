@@ -29,10 +29,12 @@ Options:
       --check              Write nothing; exit 1 and list the files when the output would change
   -w, --watch              Regenerate when an input (or a file it $refs) changes; Ctrl-C to stop
   -c, --config <file>      Load options from a config file (export default { inputs, out, runtime,
-                           allowRemoteRefs, quiet }). .js/.mjs/.json always work; .ts/.mts when run
-                           under tsx. Without inputs, gen-webhooks.config.* in the current directory
-                           is used when present. Flags override the config.
+                           allowRemoteRefs, refRoot, quiet }). .js/.mjs/.json always work;
+                           .ts/.mts when run under tsx. Without inputs, gen-webhooks.config.* in
+                           the current directory is used when present. Flags override the config.
       --allow-remote-refs  Allow $refs to http(s) URLs (off by default)
+      --ref-root <dir>     Let local $refs read any file below <dir> (default: only files below
+                           the contract's own directory)
   -q, --quiet              Print errors only
       --json               Print one JSON result object on stdout
   -h, --help               Show this help
@@ -50,6 +52,7 @@ const OPTIONS = {
   watch: { type: 'boolean', short: 'w' },
   config: { type: 'string', short: 'c' },
   'allow-remote-refs': { type: 'boolean' },
+  'ref-root': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   json: { type: 'boolean' },
 } as const;
@@ -89,6 +92,7 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
   if (check && watch) {
     throw new GeneratorError('invalid_argument', `${NAME}: --check and --watch cannot be combined`);
   }
+  const refRoot = stringFlag(args, 'ref-root') ?? config.refRoot;
   return {
     options: {
       inputs,
@@ -96,6 +100,7 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
       runtime,
       check,
       allowRemoteRefs: booleanFlag(args, 'allow-remote-refs') || config.allowRemoteRefs === true,
+      ...(refRoot !== undefined ? { refRoot } : {}),
       cwd,
     },
     check,

@@ -3,7 +3,7 @@
  * the model. Data only; all behaviour lives in the runtime.
  */
 import type { ContractModel } from '../model.js';
-import { literal, quote } from './literal.js';
+import { commentText, key, literal, quote } from './literal.js';
 import type { ModuleNames } from './names.js';
 
 /** A one-line summary for the descriptor: the first line, at most 160 characters (specs put essays here). */
@@ -25,9 +25,9 @@ export function emitContractFile(
     if (event.deprecated === true) fields.push('deprecated: true');
     const summary = shortSummary(event.summary);
     if (summary !== undefined) fields.push(`summary: ${quote(summary)}`);
-    const flat = `    ${quote(event.name)}: { ${fields.join(', ')} },\n`;
+    const flat = `    ${key(event.name)}: { ${fields.join(', ')} },\n`;
     if (flat.length <= 111) return flat;
-    return `    ${quote(event.name)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },\n`;
+    return `    ${key(event.name)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },\n`;
   });
   const lines = [
     header,
@@ -35,7 +35,7 @@ export function emitContractFile(
     "import { eventSchemas } from './schemas.js';\n",
     "import type { Events } from './types.js';\n",
     '\n',
-    `/** ${model.title.replace(/\*\//g, '*\\/')}: what the runtime needs to send and receive these events. */\n`,
+    `/** ${commentText(model.title)}: what the runtime needs to send and receive these events. */\n`,
     'export const contract: Contract<Events> = {\n',
     `  name: ${quote(model.name)},\n`,
     model.version ? `  version: ${quote(model.version)},\n` : '',

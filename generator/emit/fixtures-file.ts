@@ -7,7 +7,7 @@ import type { Diagnostic } from '../errors.js';
 import type { ContractModel, EventModel } from '../model.js';
 import { modelResolver, validates } from './fixtures/check.js';
 import { synthesize } from './fixtures/synthesize.js';
-import { literal, quote } from './literal.js';
+import { key, literal, quote } from './literal.js';
 
 export interface Fixture {
   readonly value: unknown;
@@ -56,9 +56,9 @@ export function emitFixturesFile(model: ContractModel, header: string, diagnosti
   const entries = model.events.map((event) => {
     const fixture = pickFixture(model, event, diagnostics);
     const text = literal(fixture.value, '  ');
-    if (fixture.valid) return `  ${quote(event.name)}: ${text},\n`;
+    if (fixture.valid) return `  ${key(event.name)}: ${text},\n`;
     // Nothing satisfies this payload schema (reported as a diagnostic); keep the file compiling.
-    return `  // No valid payload exists for this schema; this best effort does not validate.\n  ${quote(
+    return `  // No valid payload exists for this schema; this best effort does not validate.\n  ${key(
       event.name,
     )}: ${text} as unknown as Events[${quote(event.name)}],\n`;
   });

@@ -9,6 +9,7 @@
  * deterministic: names follow the first occurrence in a fixed walk (named schemas by key, then
  * events in model order).
  */
+import { setOwn } from '../load/document-store.js';
 import { escapeToken } from '../load/pointer.js';
 import type { ContractModel, JsonSchema, JsonSchemaObject, SourcedSchema } from '../model.js';
 import { compareStrings } from './names.js';
@@ -188,11 +189,11 @@ function hoist(model: ContractModel): ContractModel {
     for (const [keyword, value] of Object.entries(schema)) {
       const slot = slotChildren(keyword, value);
       if (slot === undefined) {
-        out[keyword] = value;
+        setOwn(out, keyword, value);
         continue;
       }
       const rebuilt = slot.schemas.map((child) => rebuild(children[i++] as number, child, false));
-      out[keyword] = slot.assemble(rebuilt);
+      setOwn(out, keyword, slot.assemble(rebuilt));
     }
     return out;
   };
@@ -201,7 +202,7 @@ function hoist(model: ContractModel): ContractModel {
   for (const [index, key] of namedKeys.entries()) {
     const id = rootIds[index] as number;
     const sourced = model.schemas[key] as SourcedSchema;
-    schemas[key] = { schema: rebuild(id, sourced.schema, true), source: sourced.source };
+    setOwn(schemas, key, { schema: rebuild(id, sourced.schema, true), source: sourced.source });
   }
   for (const id of ordered) {
     schemas[keyOf.get(id) as string] = {

@@ -3,10 +3,22 @@
  * indent, trailing commas on multi-line literals, keys quoted only when they are not identifiers.
  * Output is a pure function of the value, so emitted files are byte-stable.
  */
-import { propertyKey, stringLiteral } from '../schema/identifiers.js';
+import {
+  blockCommentLine,
+  blockCommentLines,
+  propertyKey,
+  quotedKey,
+  stringLiteral,
+} from '../schema/escape.js';
 
 /** A single-quoted string literal. */
 export const quote = stringLiteral;
+
+/** An object literal key for an event name: quoted, `['__proto__']` for `__proto__`. */
+export const key = quotedKey;
+
+/** Contract text (a title) inside a one-line block comment. */
+export const commentText = blockCommentLine;
 
 function numberLiteral(value: number): string {
   if (!Number.isFinite(value)) throw new TypeError(`cannot emit non-finite number ${value}`);
@@ -49,9 +61,8 @@ export function literal(value: unknown, indent = '', width = 100): string {
 
 /** A JSDoc block for `text` at `indent`, or '' when there is nothing to say. */
 export function docComment(text: string | undefined, indent = '', extra: readonly string[] = []): string {
-  const lines = [...(text?.trim() ? text.trim().split(/\r?\n/) : []), ...extra].map((line) =>
-    // `*/` inside a description would end the comment early.
-    line.replace(/\*\//g, '*\\/').trimEnd(),
+  const lines = [...(text?.trim() ? blockCommentLines(text.trim()) : []), ...extra].map((line) =>
+    line.trimEnd(),
   );
   if (lines.length === 0) return '';
   if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;

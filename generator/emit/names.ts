@@ -6,6 +6,7 @@
 import type { ContractModel, EventModel, JsonSchema } from '../model.js';
 import { createIdentifierAllocator } from '../schema/identifiers.js';
 import { refKey } from '../schema/ir.js';
+import { ZOD_HELPERS } from '../schema/own-keys.js';
 
 /** Names every generated module declares itself (see emit/*.ts). */
 export const MODULE_NAMES = [
@@ -16,6 +17,7 @@ export const MODULE_NAMES = [
   'fixtures',
   'createSender',
   'createReceiver',
+  ...ZOD_HELPERS,
 ] as const;
 
 export interface EventNames {

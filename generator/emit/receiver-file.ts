@@ -5,7 +5,7 @@
  * 261-event contract is a visible share of a consumer's tsc time, and they are known here.
  */
 import type { ContractModel } from '../model.js';
-import { quote } from './literal.js';
+import { commentText, quote } from './literal.js';
 
 export function emitReceiverFile(model: ContractModel, header: string, runtime: string): string {
   return [
@@ -14,7 +14,7 @@ export function emitReceiverFile(model: ContractModel, header: string, runtime: 
     "import { contract } from './contract.js';\n",
     "import type { Events } from './types.js';\n",
     '\n',
-    `/** Verifies, validates and dispatches ${model.title.replace(/\*\//g, '*\\/')} deliveries to typed handlers. */\n`,
+    `/** Verifies, validates and dispatches ${commentText(model.title)} deliveries to typed handlers. */\n`,
     'export function createReceiver<Tx = undefined, T extends boolean = false>(\n',
     '  options: ReceiverOptions<Events, Tx, T>,\n',
     '): Receiver<Events> {\n',

@@ -7,11 +7,14 @@ import type { Diagnostic } from '../errors.js';
 import type { ContractModel, JsonSchema } from '../model.js';
 import type { SchemaContext } from '../schema/index.js';
 import { refKey } from '../schema/ir.js';
+import type { ZodHelper } from '../schema/own-keys.js';
 import { compareStrings, type ModuleNames } from './names.js';
 
 export interface ModuleSchemaContext extends SchemaContext {
   /** Marks the const of `key` as initialised (call after writing its declaration). */
   declare(key: string): void;
+  /** Helpers the rendered schemas use, for schemas.ts to declare. */
+  readonly helpers: ReadonlySet<ZodHelper>;
 }
 
 export function createSchemaContext(
@@ -20,6 +23,8 @@ export function createSchemaContext(
   diagnostics: Diagnostic[],
 ): ModuleSchemaContext {
   const declared = new Set<string>();
+  const helpers = new Set<ZodHelper>();
+  const owns = new Map<string, boolean>();
   const missing = (key: string): never => {
     // The loader guarantees every model-local ref has a target; reaching this is a generator bug.
     throw new Error(`schema '${key}' is referenced but not in the contract's schema table`);
@@ -33,7 +38,35 @@ export function createSchemaContext(
     declare: (key) => {
       declared.add(key);
     },
+    helpers,
+    use: (helper) => {
+      helpers.add(helper);
+    },
+    ownsProto: (key) => ownsProto(model, key, owns),
   };
+}
+
+/**
+ * Whether the value a named schema parses to may have an own `__proto__`: it declares one, or a
+ * schema it is composed of (`allOf`/`anyOf`/`oneOf`, `$ref`) does. A cycle counts as no.
+ */
+function ownsProto(model: ContractModel, key: string, memo: Map<string, boolean>): boolean {
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  memo.set(key, false);
+  const composed = (schema: unknown): boolean => {
+    if (typeof schema !== 'object' || schema === null) return false;
+    const s = schema as Record<string, unknown>;
+    const properties = s.properties;
+    if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, '__proto__'))
+      return true;
+    const ref = typeof s.$ref === 'string' ? refKey(s.$ref) : undefined;
+    if (ref !== undefined && Object.hasOwn(model.schemas, ref) && ownsProto(model, ref, memo)) return true;
+    return ['allOf', 'anyOf', 'oneOf'].some((k) => Array.isArray(s[k]) && (s[k] as unknown[]).some(composed));
+  };
+  const result = Object.hasOwn(model.schemas, key) && composed(model.schemas[key]?.schema);
+  memo.set(key, result);
+  return result;
 }
 
 /** Model-local refs inside a schema, in document order. */

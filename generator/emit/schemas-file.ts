@@ -4,7 +4,8 @@
  */
 import type { ContractModel } from '../model.js';
 import { renderZodDeclaration } from '../schema/index.js';
-import { quote } from './literal.js';
+import { ZOD_HELPERS, zodHelperSource } from '../schema/own-keys.js';
+import { key, quote } from './literal.js';
 import { compareStrings, type ModuleNames } from './names.js';
 import { declarationOrder, type ModuleSchemaContext } from './schema-context.js';
 
@@ -31,7 +32,7 @@ export function emitSchemasFile(
     typeImports.add(type);
     blocks.push(renderZodDeclaration(schema, type, event.payload, ctx));
   }
-  const entries = names.events.map(({ event, schema }) => `  ${quote(event.name)}: ${schema},\n`);
+  const entries = names.events.map(({ event, schema }) => `  ${key(event.name)}: ${schema},\n`);
   blocks.push(
     // Typed as the runtime's StandardSchemaV1 only: contract.ts hands these to `Contract<Events>` by
     // identity. Adding `& z.ZodType<Events[K]>` made every consumer's tsc instantiate zod's types per
@@ -40,6 +41,8 @@ export function emitSchemasFile(
       entries.length > 0 ? `\n${entries.join('')}` : ''
     }};`,
   );
+  const helpers = ZOD_HELPERS.filter((helper) => ctx.helpers.has(helper)).map(zodHelperSource);
+  if (helpers.length > 0) blocks.unshift(...helpers);
   const imports = [...typeImports].sort(compareStrings);
   const importLine =
     imports.length <= 4

@@ -1,6 +1,6 @@
 /** sender.ts: `createSender(options)` bound to this contract; `send()` takes each event's payload type. */
 import type { ContractModel } from '../model.js';
-import { quote } from './literal.js';
+import { commentText, quote } from './literal.js';
 
 export function emitSenderFile(model: ContractModel, header: string, runtime: string): string {
   return [
@@ -9,7 +9,7 @@ export function emitSenderFile(model: ContractModel, header: string, runtime: st
     "import { contract } from './contract.js';\n",
     "import type { Events } from './types.js';\n",
     '\n',
-    `/** Signs and delivers ${model.title.replace(/\*\//g, '*\\/')} events; \`send(name, payload)\` is typed per event. */\n`,
+    `/** Signs and delivers ${commentText(model.title)} events; \`send(name, payload)\` is typed per event. */\n`,
     'export function createSender(options: SenderOptions = {}): Sender<Events> {\n',
     '  return createRuntimeSender<Events>(contract, options);\n',
     '}\n',

@@ -5,7 +5,7 @@
  */
 import type { ContractModel } from '../model.js';
 import { renderTypeDeclaration, type SchemaContext } from '../schema/index.js';
-import { docComment, quote } from './literal.js';
+import { commentText, docComment, quote } from './literal.js';
 import { compareStrings, type ModuleNames } from './names.js';
 
 export function emitTypesFile(
@@ -29,7 +29,7 @@ export function emitTypesFile(
   blocks.push(
     // A type alias, not an interface: only aliases get the implicit index signature that the
     // runtime's `EventMapBase` constraint (`{ [event: string]: unknown }`) needs.
-    `/** Event name → payload type of every event in ${model.title.replace(/\*\//g, '*\\/')}. */\nexport type Events = {${
+    `/** Event name → payload type of every event in ${commentText(model.title)}. */\nexport type Events = {${
       entries.length > 0 ? `\n${entries.join('')}` : ''
     }};`,
   );

@@ -2,16 +2,26 @@
  * The set of documents one contract is made of: the root file plus every file (or, when allowed,
  * URL) its `$ref`s reach. Loading is async and happens up front (`open`); resolution afterwards is
  * synchronous, so parsers and the schema normaliser never await. A referenced document that cannot be
- * loaded is remembered as a failure and reported only if a `$ref` into it is actually followed.
+ * loaded (missing, too deep, outside the ref root) is remembered as a failure and reported only if a
+ * `$ref` into it is actually followed. Following chains of `$ref`s is memoised, so resolving every
+ * link of a long chain costs one walk of it, not one per link.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GeneratorError } from '../errors.js';
+import { documentTooDeep } from './limits.js';
 import { appendPointer, fragmentToPointer, lookup, parsePointer } from './pointer.js';
 import { type ParsedDocument, parseDocumentText, readDocumentFile, syntaxOf } from './read-document.js';
+import { outsideRoot, type RefRoot, refRoot } from './ref-root.js';
+import { pointerTo, scanDocument } from './scan-document.js';
 
 export interface StoreOptions {
   readonly allowRemoteRefs?: boolean;
+  /**
+   * Directory local `$ref`s may read below (absolute, or relative to the process's cwd). Default:
+   * the directory of the root document; a remote root document may then read no local file.
+   */
+  readonly refRoot?: string;
   readonly fetch?: typeof fetch;
   /** Parsed documents shared between the contracts of one `loadContracts` call. */
   readonly cache?: Map<string, Promise<ParsedDocument>>;
@@ -55,6 +65,9 @@ export interface Dereferenced {
 
 type Slot = { ok: true; doc: SourceDocument } | { ok: false; error: GeneratorError };
 
+/** A followed chain: where it ends, and the siblings from this link on (nearest first). */
+type Chain = { readonly end: Loc; readonly siblings: Readonly<Record<string, unknown>> | undefined };
+
 const REMOTE = /^https?:\/\//i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -62,20 +75,31 @@ export class DocumentStore {
   readonly root: SourceDocument;
   private readonly slots: Map<string, Slot>;
   private readonly options: StoreOptions;
+  private readonly refRoot: RefRoot | undefined;
+  /** Followed `$ref` chains by the id of the link they start at. */
+  private readonly chains = new Map<string, Chain>();
 
-  private constructor(root: SourceDocument, slots: Map<string, Slot>, options: StoreOptions) {
+  private constructor(
+    root: SourceDocument,
+    slots: Map<string, Slot>,
+    options: StoreOptions,
+    refRoot: RefRoot | undefined,
+  ) {
     this.root = root;
     this.slots = slots;
     this.options = options;
+    this.refRoot = refRoot;
   }
 
   /** Loads `file` (errors throw) and every document reachable through `$ref`s (errors deferred). */
   static async open(file: string, options: StoreOptions = {}): Promise<DocumentStore> {
-    const id = path.resolve(file);
+    const remote = REMOTE.test(file);
+    const id = remote ? file : path.resolve(file);
     const parsed = await cached(options, id, () => readDocumentFile(id, file));
     const root: SourceDocument = { ...parsed, display: file, rawScalar: parsed.rawScalar };
     const slots = new Map<string, Slot>([[id, { ok: true, doc: root }]]);
-    const store = new DocumentStore(root, slots, options);
+    const confined = await refRoot(id, file, remote, options.refRoot);
+    const store = new DocumentStore(root, slots, options, confined);
     await store.preload();
     return store;
   }
@@ -92,14 +116,23 @@ export class DocumentStore {
     const queue: SourceDocument[] = [this.root];
     for (let doc = queue.shift(); doc; doc = queue.shift()) {
       const targets = new Set<string>();
-      collectExternalRefs(doc.value, (ref) => {
+      const deep = scanDocument(doc.value, (ref) => {
         const target = this.targetId(ref.split('#')[0] ?? '', doc);
         if (target.kind === 'document' && !this.slots.has(target.id)) targets.add(target.id);
       });
+      if (deep !== undefined) {
+        const error = documentTooDeep(doc.display, pointerTo(doc.value, deep));
+        if (doc === this.root) throw error;
+        this.slots.set(doc.id, { ok: false, error });
+        continue;
+      }
       const loaded = await Promise.all(
         [...targets].map(async (id): Promise<[string, Slot]> => {
           if (REMOTE.test(id) && !this.options.allowRemoteRefs) {
             return [id, { ok: false, error: refused(id) }];
+          }
+          if (!REMOTE.test(id) && (await outsideRoot(this.refRoot, id))) {
+            return [id, { ok: false, error: outside(this.display(id)) }];
           }
           try {
             const display = this.display(id);
@@ -181,6 +214,20 @@ export class DocumentStore {
           expected: 'a local file reference, or allowRemoteRefs: true (--allow-remote-refs)',
         });
       }
+      if (error.code === 'ref_outside_root') {
+        const root = this.refRoot;
+        throw new GeneratorError(
+          'ref_outside_root',
+          root === undefined
+            ? `$ref "${ref}" reads a local file (${error.file}) from a remote contract`
+            : `$ref "${ref}" points outside ${root.display}: ${error.file}`,
+          {
+            file: from.doc.display,
+            pointer: refPointer,
+            expected: `a file inside ${root?.display ?? 'the ref root'} (a wider directory needs refRoot / --ref-root <dir>)`,
+          },
+        );
+      }
       if (error.code === 'file_not_found') {
         throw new GeneratorError(
           'ref_not_found',
@@ -214,33 +261,64 @@ export class DocumentStore {
   /**
    * Follows `$ref` objects until a value that is not a reference; a chain that comes back to itself
    * (`A: {$ref: A}`, `A → B → A`) is a `ref_cycle`. Siblings of `$ref` are collected, nearest first.
+   * Every link walked is remembered with where it ends, so a later deref from any of them is one step.
    */
   deref(loc: Loc): Dereferenced {
+    if (!isRef(loc.value)) return { loc };
+    const walked: { id: string; node: Record<string, unknown> }[] = [];
+    const seen = new Set<string>();
     let current = loc;
-    let siblings: Record<string, unknown> | undefined;
-    let seen: Set<string> | undefined;
-    while (isRecord(current.value) && typeof current.value.$ref === 'string') {
-      const node = current.value;
-      for (const key of Object.keys(node)) {
-        if (key === '$ref') continue;
-        siblings ??= {};
-        if (!(key in siblings)) siblings[key] = node[key];
-      }
-      seen ??= new Set([`${loc.doc.id}#${loc.pointer}`]);
-      const next = this.resolve(node.$ref as string, current);
-      const key = `${next.doc.id}#${next.pointer}`;
-      if (seen.has(key)) {
-        throw new GeneratorError('ref_cycle', `$ref "${node.$ref as string}" only refers back to itself`, {
+    let tail: Chain | undefined;
+    while (isRef(current.value)) {
+      const id = `${current.doc.id}#${current.pointer}`;
+      tail = this.chains.get(id);
+      if (tail !== undefined) break;
+      if (seen.has(id)) {
+        throw new GeneratorError('ref_cycle', `$ref "${loc.value.$ref}" only refers back to itself`, {
           file: loc.doc.display,
           pointer: appendPointer(loc.pointer, '$ref'),
           expected: 'a $ref chain that ends in a schema or object, not a loop of $refs',
         });
       }
-      seen.add(key);
-      current = next;
+      seen.add(id);
+      walked.push({ id, node: current.value });
+      current = this.resolve(current.value.$ref, current);
     }
-    return siblings ? { loc: current, siblings } : { loc: current };
+    let chain: Chain = tail ?? { end: current, siblings: undefined };
+    for (let i = walked.length - 1; i >= 0; i--) {
+      const { id, node } = walked[i] as (typeof walked)[number];
+      chain = { end: chain.end, siblings: withSiblings(node, chain.siblings) };
+      this.chains.set(id, chain);
+    }
+    return chain.siblings ? { loc: chain.end, siblings: chain.siblings } : { loc: chain.end };
   }
+}
+
+function isRef(value: unknown): value is Record<string, unknown> & { $ref: string } {
+  return isRecord(value) && typeof value.$ref === 'string';
+}
+
+/** `node`'s keywords beside `$ref` over `further` (the siblings met later in the chain). */
+function withSiblings(
+  node: Record<string, unknown>,
+  further: Readonly<Record<string, unknown>> | undefined,
+): Readonly<Record<string, unknown>> | undefined {
+  const keys = Object.keys(node).filter((key) => key !== '$ref');
+  if (keys.length === 0) return further;
+  const out: Record<string, unknown> = {};
+  for (const key of keys) setOwn(out, key, node[key]);
+  for (const [key, value] of Object.entries(further ?? {}))
+    if (!Object.hasOwn(out, key)) setOwn(out, key, value);
+  return out;
+}
+
+/** An own data property, even for `__proto__`, which assignment would turn into a prototype. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function outside(display: string): GeneratorError {
+  return new GeneratorError('ref_outside_root', `${display} is outside the ref root`, { file: display });
 }
 
 function refused(id: string): GeneratorError {
@@ -288,26 +366,4 @@ async function fetchDocument(url: string, fetchImpl: typeof fetch | undefined): 
   const type = response.headers.get('content-type') ?? '';
   const syntax = /json/i.test(type) ? 'json' : /yaml/i.test(type) ? 'yaml' : syntaxOf(url);
   return parseDocumentText(text, url, url, syntax);
-}
-
-/** Calls `visit` with every `$ref` string that names another document (not `#...`). */
-function collectExternalRefs(root: unknown, visit: (ref: string) => void): void {
-  const stack: unknown[] = [root];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
-    seen.add(value);
-    if (Array.isArray(value)) {
-      for (const item of value) if (item !== null && typeof item === 'object') stack.push(item);
-      continue;
-    }
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string') {
-        if (!item.startsWith('#')) visit(item);
-      } else if (item !== null && typeof item === 'object') {
-        stack.push(item);
-      }
-    }
-  }
 }

@@ -25,6 +25,8 @@ import { signatureCoverage } from './signature-coverage.js';
 export interface LoadOptions {
   /** Follow `http(s)` `$ref`s (refused with `remote_ref_refused` otherwise). */
   allowRemoteRefs?: boolean;
+  /** Directory local `$ref`s may read below; default: each contract's own directory. */
+  refRoot?: string;
   /** Used for remote refs; defaults to the global `fetch`. */
   fetch?: typeof fetch;
   /** Apply GitHub conventions even when the document is not recognised as GitHub's. */
@@ -115,6 +117,7 @@ async function loadOne(
     cache,
     ...(options.allowRemoteRefs !== undefined ? { allowRemoteRefs: options.allowRemoteRefs } : {}),
     ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+    ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
   });
   const detection = detectFormat(store.root);
   if (detection.kind === 'not-contract') {

@@ -20,7 +20,8 @@
  */
 
 import { type Diagnostic, GeneratorError } from '../errors.js';
-import { child, type DocumentStore, isRecord, type Loc, where } from '../load/document-store.js';
+import { child, type DocumentStore, isRecord, type Loc, setOwn, where } from '../load/document-store.js';
+import { MAX_SCHEMA_DEPTH, schemaTooDeep } from '../load/limits.js';
 import { parsePointer } from '../load/pointer.js';
 import type { JsonSchema, JsonSchemaObject, SourcedSchema } from '../model.js';
 
@@ -79,6 +80,8 @@ export class SchemaNormalizer {
   private readonly entries = new Map<string, Entry>();
   private readonly promoted = new Set<string>();
   private readonly checkedChains = new Set<string>();
+  /** schema() calls on the stack (nesting and followed refs): bounded, see load/limits.ts. */
+  private depth = 0;
 
   constructor(
     private readonly store: DocumentStore,
@@ -128,7 +131,7 @@ export class SchemaNormalizer {
     for (const [key, entry] of keyed) {
       const ref = `#/schemas/${key}`;
       for (const fixup of entry.fixups) fixup(ref);
-      schemas[key] = { schema: entry.schema, source: where(entry.loc) };
+      setOwn(schemas, key, { schema: entry.schema, source: where(entry.loc) });
     }
     return schemas;
   }
@@ -153,10 +156,13 @@ export class SchemaNormalizer {
       });
       return node;
     }
+    if (this.depth >= MAX_SCHEMA_DEPTH) throw schemaTooDeep(loc.doc.display, loc.pointer);
+    this.depth++;
     ctx.ancestors.set(value, loc);
     try {
       return this.object(loc, value, ctx);
     } finally {
+      this.depth--;
       ctx.ancestors.delete(value);
     }
   }
@@ -178,7 +184,7 @@ export class SchemaNormalizer {
       } else if (MAP.has(key) && isRecord(item)) {
         const map: Record<string, JsonSchema> = {};
         const at = child(loc, key);
-        for (const name of Object.keys(item)) map[name] = this.schema(child(at, name), ctx);
+        for (const name of Object.keys(item)) setOwn(map, name, this.schema(child(at, name), ctx));
         out[key] = map;
       } else if (LIST.has(key) && Array.isArray(item)) {
         const at = child(loc, key);
@@ -188,7 +194,11 @@ export class SchemaNormalizer {
         const at = child(loc, key);
         for (const name of Object.keys(item)) {
           const dep = item[name];
-          map[name] = typeof dep === 'boolean' || isRecord(dep) ? this.schema(child(at, name), ctx) : dep;
+          setOwn(
+            map,
+            name,
+            typeof dep === 'boolean' || isRecord(dep) ? this.schema(child(at, name), ctx) : dep,
+          );
         }
         out[key] = map;
       } else if (key === 'discriminator' && isRecord(item) && isRecord(item.mapping)) {
@@ -197,7 +207,7 @@ export class SchemaNormalizer {
         // AsyncAPI's Schema Object writes the property name alone; the model uses the OpenAPI form.
         out[key] = { propertyName: item };
       } else {
-        out[key] = item;
+        setOwn(out, key, item);
       }
     }
     const nullable = out.nullable === true || out['x-nullable'] === true;
@@ -279,7 +289,7 @@ export class SchemaNormalizer {
     const at = child(loc, 'mapping');
     for (const name of Object.keys(mapping)) {
       const value = mapping[name];
-      out[name] = value;
+      setOwn(out, name, value);
       if (typeof value !== 'string') continue;
       const ref = value.includes('#') || value.includes('/') ? value : `#/components/schemas/${value}`;
       try {
@@ -287,7 +297,7 @@ export class SchemaNormalizer {
         const base = namedBase(target, this.store.root.id);
         if (base === undefined) continue;
         this.register(target, base, (r) => {
-          out[name] = r;
+          setOwn(out, name, r);
         });
       } catch (error) {
         if (!(error instanceof GeneratorError)) throw error;

@@ -182,31 +182,5 @@ export function createIdentifierAllocator(): IdentifierAllocator {
   };
 }
 
-/** Single-quoted JS string literal (escapes quotes, backslashes, line terminators, controls). */
-export function stringLiteral(value: string): string {
-  let out = "'";
-  for (const ch of value) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (ch === "'") out += "\\'";
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029)
-      out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else if (code >= 0xd800 && code <= 0xdfff)
-      out += `\\u${code.toString(16)}`; // lone surrogate
-    else out += ch;
-  }
-  return `${out}'`;
-}
-
-/**
- * Property key text valid both in a TS type literal/interface and in a JS object literal: bare when
- * it is an ASCII identifier, else a quoted string. `__proto__` is written `['__proto__']` because a
- * plain or quoted `__proto__` key in an object literal sets the prototype instead of a property.
- */
-export function propertyKey(name: string): string {
-  if (name === '__proto__') return "['__proto__']";
-  return ASCII_IDENTIFIER.test(name) ? name : stringLiteral(name);
-}
+// Quoting lives with the rest of the contract-text escaping; re-exported for existing callers.
+export { propertyKey, stringLiteral } from './escape.js';

@@ -10,6 +10,7 @@ import type { Diagnostic } from '../errors.js';
 import type { JsonSchema, SourcedSchema } from '../model.js';
 import { type BuildContext, buildNode, docOf } from './ir.js';
 import { renderDoc } from './jsdoc.js';
+import type { ZodHelper } from './own-keys.js';
 import { objectBody, renderType } from './typescript.js';
 import { renderZod } from './zod.js';
 
@@ -45,6 +46,10 @@ export interface SchemaContext {
    * `z.lazy(() => XSchema)`. Cycles must still answer false.
    */
   isDeclared?(key: string): boolean;
+  /** Optional: told when zod text uses a helper the module must declare (see own-keys.ts). */
+  use?(helper: ZodHelper): void;
+  /** Optional: whether a named schema's parsed value may carry an own `__proto__` key. */
+  ownsProto?(key: string): boolean;
 }
 
 const quiet = (ctx: SchemaContext): BuildContext => ({
@@ -84,7 +89,17 @@ export function renderZodDeclaration(
   ctx: SchemaContext,
 ): string {
   const node = buildNode(schema.schema, schema.source, loud(ctx));
-  const body = renderZod(node, { schemaName: (key) => ctx.schemaName(key), isDeclared: () => true }, '');
+  const body = renderZod(
+    node,
+    {
+      schemaName: (key) => ctx.schemaName(key),
+      isDeclared: () => true,
+      typeName: (key) => ctx.typeName(key),
+      use: (helper) => ctx.use?.(helper),
+      ownsProto: (key) => ctx.ownsProto?.(key) ?? false,
+    },
+    '',
+  );
   return `export const ${name}: z.ZodType<${typeName}> = z.lazy(() => ${body});`;
 }
 

@@ -1,12 +1,9 @@
 /**
- * JSDoc blocks from schema annotations (title, description, deprecated, default). Text is escaped so
- * a description can never close the comment early (`*\/`).
+ * JSDoc blocks from schema annotations (title, description, deprecated, default). Text goes through
+ * escape.ts, so a description can never close the comment early (`*\/`).
  */
+import { blockCommentLine, blockCommentLines } from './escape.js';
 import type { Doc } from './ir.js';
-
-function escapeComment(text: string): string {
-  return text.replace(/\*\//g, '*\\/').replace(/\r\n?/g, '\n');
-}
 
 /** `default` values are documented, never applied: validators must not rewrite received payloads. */
 function defaultText(value: unknown): string | undefined {
@@ -18,15 +15,15 @@ function defaultText(value: unknown): string | undefined {
 /** The comment lines for `doc` (without delimiters), in a stable order. */
 export function docLines(doc: Doc): string[] {
   const lines: string[] = [];
-  if (doc.title) lines.push(...escapeComment(doc.title).split('\n'));
+  if (doc.title) lines.push(...blockCommentLines(doc.title));
   if (doc.description && doc.description !== doc.title) {
     if (lines.length > 0) lines.push('');
-    lines.push(...escapeComment(doc.description.trim()).split('\n'));
+    lines.push(...blockCommentLines(doc.description.trim()));
   }
-  if (doc.format) lines.push(`@format ${escapeComment(doc.format)}`);
+  if (doc.format) lines.push(`@format ${blockCommentLine(doc.format)}`);
   if (doc.default !== undefined) {
     const text = defaultText(doc.default.value);
-    if (text !== undefined) lines.push(`@default ${escapeComment(text)}`);
+    if (text !== undefined) lines.push(`@default ${blockCommentLine(text)}`);
   }
   if (doc.deprecated) lines.push('@deprecated');
   return lines.map((line) => line.replace(/\s+$/, ''));

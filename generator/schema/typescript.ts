@@ -3,9 +3,10 @@
  * line with their JSDoc; named object schemas become interfaces (cheapest for tsc, and they reference
  * themselves naturally, so recursive schemas need nothing special).
  */
-import { propertyKey, stringLiteral } from './identifiers.js';
+import { propertyKey, stringLiteral } from './escape.js';
 import type { Literal, Node, PropertyNode } from './ir.js';
 import { renderDoc } from './jsdoc.js';
+import { TS_OBJECT_MEMBERS } from './own-keys.js';
 
 export interface TypeNames {
   typeName(key: string): string;
@@ -97,8 +98,14 @@ export function objectBody(
   const lines: string[] = [];
   const valueTypes: string[] = [];
   for (const property of properties) {
-    const type = renderType(property.node, names, inner);
-    valueTypes.push(wrap(property.node, type));
+    let type = renderType(property.node, names, inner);
+    let value = wrap(property.node, type);
+    // An absent optional `constructor` still reads as Object's (TS checks literals against it too).
+    if (!property.required && TS_OBJECT_MEMBERS.has(property.name)) {
+      type = `${value} | Object[${stringLiteral(property.name)}]`;
+      value = `(${type})`;
+    }
+    valueTypes.push(value);
     lines.push(
       `${renderDoc(property.doc, inner)}${inner}${propertyKey(property.name)}${property.required ? '' : '?'}: ${type};`,
     );

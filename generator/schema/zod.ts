@@ -4,16 +4,41 @@
  *   unless `additionalProperties` says otherwise; unsupported keywords are reported, not guessed;
  * - never transform: no `.default()`, no coercion — the handler sees the payload that was signed;
  * - references are `z.lazy(() => XSchema)` so declaration order and cycles do not matter (a lazy is
- *   resolved once, on first parse, and then costs one indirection).
+ *   resolved once, on first parse, and then costs one indirection);
+ * - properties named like `Object.prototype` members go through `withOwnKeys` (see own-keys.ts).
  */
-import { propertyKey, stringLiteral } from './identifiers.js';
+import { propertyKey, stringLiteral } from './escape.js';
 import type { Node, PropertyNode } from './ir.js';
-import { literalText } from './typescript.js';
+import { INHERITED_KEYS, type ZodHelper } from './own-keys.js';
+import { literalText, renderType } from './typescript.js';
 
 export interface SchemaNames {
   schemaName(key: string): string;
   /** When it returns true for a key, the const is already initialised and is referenced directly. */
   isDeclared?(key: string): boolean;
+  /** TS type of a named schema: types what `withOwnKeys` returns (`any` without it). */
+  typeName?(key: string): string;
+  /** Told when the text uses a helper the module must declare (own-keys.ts). */
+  use?(helper: ZodHelper): void;
+  /** True when a named schema's parsed value may carry an own `__proto__` (intersections re-add it). */
+  ownsProto?(key: string): boolean;
+}
+
+const inherited = (property: PropertyNode): boolean => INHERITED_KEYS.has(property.name);
+
+/** True when the value parsed by `node` may carry an own `__proto__` key. */
+function mayOwnProto(node: Node, names: SchemaNames): boolean {
+  switch (node.kind) {
+    case 'object':
+      return node.properties.some((p) => p.name === '__proto__');
+    case 'ref':
+      return names.ownsProto?.(node.key) ?? false;
+    case 'union':
+    case 'intersection':
+      return node.members.some((member) => mayOwnProto(member, names));
+    default:
+      return false;
+  }
 }
 
 const STEP = '  ';
@@ -124,7 +149,12 @@ export function renderZod(node: Node, names: SchemaNames, indent = ''): string {
     case 'array':
       return arraySchema(node, names, indent);
     case 'union': {
-      if (node.discriminator) {
+      // A withOwnKeys branch is not a zod object, which z.discriminatedUnion requires.
+      const discriminable =
+        node.discriminator !== undefined &&
+        !INHERITED_KEYS.has(node.discriminator.property) &&
+        !node.discriminator.branches.some((b) => b.kind === 'object' && b.properties.some(inherited));
+      if (node.discriminator && discriminable) {
         const branches = node.discriminator.branches.map((branch) => renderZod(branch, names, inner));
         return list(
           `z.discriminatedUnion(${stringLiteral(node.discriminator.property)}, [`,
@@ -148,7 +178,11 @@ export function renderZod(node: Node, names: SchemaNames, indent = ''): string {
       // z.intersection parses the input against every member and merges the results, which is
       // exactly allOf: a payload passes when it is valid for all members.
       const [head, ...rest] = node.members.map((member) => renderZod(member, names, indent));
-      return `${head ?? 'z.unknown()'}${rest.map((member) => `.and(${member})`).join('')}`;
+      const merged = `${head ?? 'z.unknown()'}${rest.map((member) => `.and(${member})`).join('')}`;
+      // z.intersection merges its members' values and drops an own `__proto__` while doing so.
+      if (!mayOwnProto(node, names)) return merged;
+      names.use?.('keepOwnProto');
+      return `keepOwnProto(${merged})`;
     }
   }
 }
@@ -160,8 +194,26 @@ function objectSchema(node: Extract<Node, { kind: 'object' }>, names: SchemaName
       : node.additional === 'deny'
         ? 'z.strictObject'
         : 'z.object';
-  let out = `${factory}(${shape(node.properties, names, indent)})`;
-  if (typeof node.additional === 'object') out += `.catchall(${renderZod(node.additional, names, indent)})`;
+  const own = node.properties.filter(inherited);
+  const inner = indent + STEP;
+  const at = own.length > 0 ? inner : indent;
+  let out = `${factory}(${shape(
+    node.properties.filter((p) => !inherited(p)),
+    names,
+    at,
+  )})`;
+  if (typeof node.additional === 'object') out += `.catchall(${renderZod(node.additional, names, at)})`;
+  if (own.length > 0) {
+    names.use?.('withOwnKeys');
+    const keys = own.map(
+      (p) =>
+        `${inner}${STEP}[${stringLiteral(p.name)}, ${renderZod(p.node, names, inner + STEP)}, ${p.required}],`,
+    );
+    // The property docs are in types.ts already; the type argument only needs the shape.
+    const bare = { ...node, properties: node.properties.map((p) => ({ ...p, doc: {} })) };
+    const type = names.typeName ? renderType(bare, { typeName: names.typeName }, indent) : 'any';
+    out = `withOwnKeys<${type}>(\n${inner}${out},\n${inner}[\n${keys.join('\n')}\n${inner}],\n${indent})`;
+  }
   if (node.minProperties !== undefined)
     out += `.refine((o) => Object.keys(o).length >= ${node.minProperties}, 'Too small: expected at least ${plural(node.minProperties, 'property', 'properties')}')`;
   if (node.maxProperties !== undefined)

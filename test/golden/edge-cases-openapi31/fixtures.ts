@@ -7,6 +7,6 @@ export const fixtures: { [K in EventName]: Events[K] } = {
   'Events': 'string',
   'member.joined': { member: { id: 'string', name: 'string' } },
   'member.left': { member: { id: 'string', name: 'string' } },
-  'reaction.added': { '+1': 1, '-1': 1, ['__proto__']: {}, 'content-type': 'application/json', default: true },
+  'reaction.added': { '+1': 1, '-1': 1, ['__proto__']: 'string', 'content-type': 'application/json', default: true },
   'tree.updated': { id: 'n-000', children: [] },
 };

@@ -13,6 +13,52 @@ import type {
   ReactionAddedPayload,
 } from './types.js';
 
+/**
+ * zod reads keys such as `constructor` through the prototype (an absent optional one fails) and
+ * never reads or keeps `__proto__`: properties with such names are checked here from own keys
+ * only, and defined on the parsed value.
+ */
+function withOwnKeys<T>(
+  base: z.ZodType,
+  keys: readonly (readonly [key: string, schema: z.ZodType, required: boolean])[],
+): z.ZodType<T> {
+  return z.unknown().transform((input, ctx) => {
+    const record = typeof input === 'object' && input !== null && !Array.isArray(input);
+    const fields = input as Record<string, unknown>;
+    const rest: Record<string, unknown> = {};
+    if (record) {
+      for (const key of Object.keys(fields)) {
+        if (key !== '__proto__' && !keys.some(([name]) => name === key)) rest[key] = fields[key];
+      }
+    }
+    const parsed = base.safeParse(record ? rest : input);
+    let ok = parsed.success;
+    for (const issue of parsed.error?.issues ?? []) {
+      ctx.addIssue({ code: 'custom', message: issue.message, path: [...issue.path] });
+    }
+    const own: [string, unknown][] = [];
+    for (const [key, schema, required] of record ? keys : []) {
+      if (Object.hasOwn(fields, key)) {
+        const value = schema.safeParse(fields[key]);
+        if (value.success) own.push([key, value.data]);
+        else ok = false;
+        for (const issue of value.error?.issues ?? []) {
+          ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] });
+        }
+      } else if (required) {
+        ok = false;
+        ctx.addIssue({ code: 'custom', message: 'Invalid input: expected a value', path: [key] });
+      }
+    }
+    if (!ok) return z.NEVER;
+    const out = parsed.data as Record<string, unknown>;
+    for (const [key, value] of own) {
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return out as T;
+  });
+}
+
 export const NodeSchema: z.ZodType<Node> = z.lazy(() => z.looseObject({
   id: z.string().regex(/^n-[0-9]{3}$/u),
   children: z.array(NodeSchema),
@@ -41,16 +87,31 @@ export const MemberLeftPayloadSchema: z.ZodType<MemberLeftPayload> = z.lazy(() =
   node: NodeSchema.optional(),
 }));
 
-export const ReactionAddedPayloadSchema: z.ZodType<ReactionAddedPayload> = z.lazy(() => z.looseObject({
-  '+1': z.number().refine(Number.isInteger, 'Expected an integer'),
-  '-1': z.number().refine(Number.isInteger, 'Expected an integer'),
-  'content-type': z.literal('application/json'),
-  default: z.boolean(),
-  point: z.tuple([z.number(), z.number()], z.unknown()).refine((a) => a.length <= 2, 'Too big: expected at most 2 items').optional(),
-  labels: z.object({}).catchall(z.string()).optional(),
-  mixed: z.literal([1, 'two', true, null]).optional(),
-  ['__proto__']: z.unknown(),
-}));
+export const ReactionAddedPayloadSchema: z.ZodType<ReactionAddedPayload> = z.lazy(() => withOwnKeys<{
+  '+1': number;
+  '-1': number;
+  ['__proto__']: string;
+  'content-type': 'application/json';
+  default: boolean;
+  point?: [number, number, ...unknown[]];
+  labels?: {
+    [key: string]: string;
+  };
+  mixed?: 1 | 'two' | true | null;
+}>(
+  z.looseObject({
+    '+1': z.number().refine(Number.isInteger, 'Expected an integer'),
+    '-1': z.number().refine(Number.isInteger, 'Expected an integer'),
+    'content-type': z.literal('application/json'),
+    default: z.boolean(),
+    point: z.tuple([z.number(), z.number()], z.unknown()).refine((a) => a.length <= 2, 'Too big: expected at most 2 items').optional(),
+    labels: z.object({}).catchall(z.string()).optional(),
+    mixed: z.literal([1, 'two', true, null]).optional(),
+  }),
+  [
+    ['__proto__', z.string(), true],
+  ],
+));
 
 /** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {

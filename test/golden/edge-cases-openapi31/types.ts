@@ -31,6 +31,7 @@ export interface MemberLeftPayload {
 export interface ReactionAddedPayload {
   '+1': number;
   '-1': number;
+  ['__proto__']: string;
   'content-type': 'application/json';
   default: boolean;
   point?: [number, number, ...unknown[]];
@@ -38,7 +39,6 @@ export interface ReactionAddedPayload {
     [key: string]: string;
   };
   mixed?: 1 | 'two' | true | null;
-  ['__proto__']: unknown;
 }
 
 /** Event name → payload type of every event in Edge cases *\/ and names. */
