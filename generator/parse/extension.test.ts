@@ -295,7 +295,7 @@ describe('docs/extensions.md', async () => {
     expect(config).toMatchObject({
       signature: { kind: 'hmac', header: 'X-Webhook-Signature', prefix: 'sha256=', encoding: 'hex' },
       envelope: { kind: 'envelope', fields: { type: 'event', apiVersion: 'apiVersion' } },
-      retry: { kind: 'exponential', initialDelay: 1, maxDelay: 512, maxAttempts: 10 },
+      retry: { kind: 'exponential', initialDelay: 1, maxDelay: 512, maxAttempts: 11 },
     });
     const petstore = fixture('../../../schemas/petstore.openapi.yaml');
     const doc = parse(readFileSync(petstore, 'utf8')) as Record<string, unknown>;

@@ -82,6 +82,8 @@ export class SchemaNormalizer {
   private readonly checkedChains = new Set<string>();
   /** schema() calls on the stack (nesting and followed refs): bounded, see load/limits.ts. */
   private depth = 0;
+  /** Named schemas registered but not normalised yet: a worklist, so a chain of named $refs costs no stack. */
+  private readonly pending: Entry[] = [];
 
   constructor(
     private readonly store: DocumentStore,
@@ -90,16 +92,29 @@ export class SchemaNormalizer {
 
   /** Normalises the schema at `loc` (any schema position, not necessarily a named one). */
   normalize(loc: Loc): SourcedSchema {
-    return { schema: this.schema(loc, freshContext()), source: where(loc) };
+    const schema = this.schema(loc, freshContext());
+    this.drain();
+    return { schema, source: where(loc) };
   }
 
   /** Normalises a schema value that is nested in a larger structure but already normalised around. */
   schemaAt(loc: Loc): JsonSchema {
-    return this.schema(loc, freshContext());
+    const schema = this.schema(loc, freshContext());
+    this.drain();
+    return schema;
+  }
+
+  /** Normalises every registered named schema, including those registered while doing so. */
+  private drain(): void {
+    for (let entry = this.pending.shift(); entry !== undefined; entry = this.pending.shift()) {
+      // A fresh context: a named schema's body never depends on who referenced it first.
+      entry.schema = this.schema(entry.loc, freshContext());
+    }
   }
 
   /** Assigns the keys and fills every model-local ref. Call once, after the last normalize(). */
   finish(): Record<string, SourcedSchema> {
+    this.drain();
     const rootId = this.store.root.id;
     const ordered = [...this.entries.values()].sort((a, b) => {
       const ra = a.loc.doc.id === rootId ? 0 : 1;
@@ -274,8 +289,7 @@ export class SchemaNormalizer {
     if (!entry) {
       entry = { base, loc: target, schema: true, fixups: [] };
       this.entries.set(id, entry);
-      // A fresh context: a named schema's body never depends on who referenced it first.
-      entry.schema = this.schema(target, freshContext());
+      this.pending.push(entry);
     }
     entry.fixups.push(fixup);
   }

@@ -54,7 +54,7 @@ describe('Petstore in OpenAPI 3.1 and AsyncAPI 3.0', () => {
       initialDelay: 1,
       factor: 2,
       maxDelay: 512,
-      maxAttempts: 10,
+      maxAttempts: 11,
     });
     expect(diagnostics.filter((d) => d.level === 'warning')).toEqual([]);
   });
