@@ -10,7 +10,7 @@ import { GeneratorError } from '../errors.js';
 /** Objects and arrays inside one document, counted from its root. */
 export const MAX_DOCUMENT_DEPTH = 1024;
 
-/** Schemas inside schemas while normalising, counting each `$ref` followed (so chains too). */
+/** Schemas inside schemas while normalising, counting each `$ref` to an unnamed target (inlined); named targets come from a worklist. */
 export const MAX_SCHEMA_DEPTH = 256;
 
 export function documentTooDeep(file: string, pointer: string): GeneratorError {
