@@ -110,7 +110,11 @@ export class Completions {
     };
     this.pending.add(entry);
     schedule();
-    return { lost: () => reportOnce('the claim was lost') };
+    return {
+      lost: () => {
+        if (!settled) reportOnce('the claim was lost');
+      },
+    };
   }
 
   /** One last attempt at every pending completion, then no more retries (receiver.stop()). */

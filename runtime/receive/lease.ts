@@ -18,24 +18,29 @@ export interface RenewalOptions {
   readonly onError: (error: unknown) => void;
 }
 
-const stopped: Renewal = { stop: () => {} };
+const noRenewal: Renewal = { stop: () => {} };
 
 export function renewLease(store: DedupeStore, key: string, owner: string, options: RenewalOptions): Renewal {
   const extend = store.extend?.bind(store);
-  if (extend === undefined) return stopped;
+  if (extend === undefined) return noRenewal;
   const { leaseMs, now } = options;
   let busy = false;
+  // A renewal still in flight when the holder stops (e.g. the done record just landed, so the
+  // claim is no longer `inflight`) must not report the claim lost.
+  let stopped = false;
   const timer = setInterval(
     () => {
       if (busy) return;
       busy = true;
       extend(key, { leaseMs, now: now(), token: owner })
         .then((held) => {
-          if (held) return;
+          if (held || stopped) return;
           clearInterval(timer);
           options.onLost();
         })
-        .catch(options.onError)
+        .catch((error: unknown) => {
+          if (!stopped) options.onError(error);
+        })
         .finally(() => {
           busy = false;
         });
@@ -44,5 +49,10 @@ export function renewLease(store: DedupeStore, key: string, owner: string, optio
   );
   // Never keep a process alive just to renew a lease.
   (timer as { unref?: () => void }).unref?.();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }

@@ -122,7 +122,7 @@ const backends: Backend[] = [
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`${backend.name}: a handler slower than the lease`, () => {
     it('is not taken again by another worker, and runs maxAttempts times before the dead letter', async () => {
-      const LEASE_MS = 200;
+      const LEASE_MS = 500;
       let running = 0;
       let overlap = 0;
       let runs = 0;

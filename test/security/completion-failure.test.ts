@@ -27,7 +27,8 @@ afterAll(async () => {
   for (const fn of cleanups.reverse()) await fn();
 });
 
-const LEASE_MS = 300;
+// Short, so the test sees a lease pass; renewals (every LEASE_MS / 3) keep it with room to spare.
+const LEASE_MS = 600;
 
 /** The store with a `complete` the test breaks ('fail' rejects, 'hang' never answers) and heals. */
 function breakable(store: IdempotencyStore<unknown>) {
@@ -97,7 +98,7 @@ for (const backend of backends) {
         secret: SECRET,
         store: b.store,
         leaseMs: LEASE_MS,
-        storeTimeoutMs: 400,
+        storeTimeoutMs: 1000,
         onError: (error) => errors.push(error),
         handlers: {
           'pet.adopted': async (event) => {
