@@ -145,8 +145,9 @@ export function runStoreSuite<Tx>(name: string, options: StoreSuiteOptions<Tx>):
     // Random text: PostgreSQL compresses a repetitive key below the limit.
     const noise = (bytes: number): string => randomBytes((bytes * 3) / 4).toString('base64');
     it('handles a 3,000-byte key like any other, and keeps long keys that share a prefix apart', async () => {
-      const long = `${key()}:${noise(3000)}`;
-      const sibling = `${long.slice(0, -1)}y`;
+      const shared = `${key()}:${noise(3000)}`;
+      const long = `${shared}:a`;
+      const sibling = `${shared}:b`;
       expect(await store.claim(long, { leaseMs: 1000, now: T0, token: 'owner' })).toBe('claimed');
       expect(await store.claim(long, { leaseMs: 1000, now: T0 + 1, token: 'b' })).toBe('in_progress');
       expect(await store.extend?.(long, { leaseMs: 1000, now: T0 + 900, token: 'owner' })).toBe(true);
