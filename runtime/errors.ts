@@ -23,6 +23,8 @@ export type WebhookErrorCode =
   | 'in_progress'
   | 'handler_failed'
   | 'store_error'
+  /** The handler succeeded but its done record could not be written (reported, never answered). */
+  | 'completion_failed'
   // delivery (sender side)
   | 'invalid_url'
   | 'insecure_url'
@@ -57,6 +59,7 @@ export const STATUS_BY_CODE: Readonly<Record<WebhookErrorCode, number>> = {
   in_progress: 409,
   handler_failed: 500,
   store_error: 503,
+  completion_failed: 503,
   invalid_url: 400,
   insecure_url: 400,
   blocked_address: 400,

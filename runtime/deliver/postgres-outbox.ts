@@ -6,6 +6,7 @@
  */
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { isWebhookError, WebhookError } from '../errors.js';
+import { guardConnection, watchConnection } from '../pg-connection.js';
 import { type ClaimCandidate, pickCandidates } from './claim-filter.js';
 import type {
   AttemptRecord,
@@ -72,8 +73,11 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
   const q = async <R extends QueryResultRow>(db: Queryable, text: string, values: unknown[] = []) =>
     (await db.query<R>(text, values)).rows;
 
+  // A dropped connection must fail the operation (the worker retries it), never the process.
+  guardConnection(pool);
   const inTransaction = async <R>(fn: (client: PoolClient) => Promise<R>): Promise<R> => {
     const client = await pool.connect();
+    const watch = watchConnection(client);
     try {
       await client.query('BEGIN');
       const result = await fn(client);
@@ -83,7 +87,9 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      watch.stop();
+      // A dropped connection is destroyed, not returned to the pool.
+      client.release(watch.lost());
     }
   };
 

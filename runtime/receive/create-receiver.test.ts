@@ -328,6 +328,43 @@ describe('createReceiver: pipeline', () => {
     expect(handler).toHaveBeenCalledTimes(2);
   });
 
+  it('stop() makes one last attempt at a done record still retried in the background', async () => {
+    const store = memoryStore();
+    let failing = true;
+    const flaky = {
+      ...store,
+      complete: (key: string, options: { ttlMs: number; now: number }) =>
+        failing ? Promise.reject(new Error('down')) : store.complete(key, options),
+    };
+    const handler = vi.fn();
+    const receiver = createReceiver(petstore, {
+      secret: SECRET,
+      store: flaky,
+      handlers: { 'pet.adopted': handler },
+    });
+    const d = delivery('pet.adopted', adopted());
+    expect(await receiver.handle(d)).toMatchObject({ status: 200, outcome: 'processed' });
+    expect(await receiver.handle(d)).toMatchObject({ status: 409, outcome: 'in_progress' });
+    failing = false;
+    await receiver.stop();
+    expect(await receiver.handle(d)).toMatchObject({ status: 200, outcome: 'duplicate' });
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('rejects store options that make no sense, and answers a failing store 503 with Retry-After', async () => {
+    expect(() => setup({ storeTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+    const store = memoryStore();
+    const down = { ...store, claim: () => Promise.reject(new Error('down')) };
+    const receiver = createReceiver(petstore, {
+      secret: SECRET,
+      store: down,
+      handlers: { 'pet.adopted': () => {} },
+    });
+    const answer = await receiver.handle(delivery('pet.adopted', adopted()));
+    expect(answer).toMatchObject({ status: 503, outcome: 'failed', headers: { 'retry-after': '5' } });
+    expect(json(answer.body)).toMatchObject({ error: { code: 'store_error' } });
+  });
+
   it('rejects bodies over maxBodyBytes (413) and pre-parsed bodies (500 parsed_body with a fix)', async () => {
     const { receiver } = setup({ maxBodyBytes: 64 });
     expect(await receiver.handle(delivery('pet.adopted', adopted()))).toMatchObject({

@@ -79,7 +79,7 @@ export type HandlerTx<Tx, T extends boolean> = T extends true ? Tx : undefined;
 export interface WorkerOptions {
   /** Events processed at once. Default 1. */
   readonly concurrency?: number;
-  /** Rows taken per poll. Default 10. */
+  /** Most rows taken per poll (never more than the free slots, so no taken row waits). Default 10. */
   readonly batchSize?: number;
   /** Idle poll interval in ms. Default 1000 (a delivery received by this process wakes it at once). */
   readonly pollMs?: number;
@@ -111,6 +111,12 @@ export interface CommonReceiverOptions<M extends EventMapBase> {
     event: { readonly id: string; readonly type: string; readonly data: unknown },
     issues: readonly ValidationIssue[],
   ) => void;
+  /**
+   * Deadline of each idempotency-store and queue call in ms (PostgreSQL, Redis, custom stores; the
+   * memory and SQLite stores answer within the process); past it the delivery is answered 503 with
+   * Retry-After. Default 1500, well inside the strictest provider timeout (Discord, 3 s); 0 for none.
+   */
+  readonly storeTimeoutMs?: number;
   /** Largest accepted body. Default 5 MiB. */
   readonly maxBodyBytes?: number;
   /** Called for every rejected or failed delivery (never throws into the response). */
@@ -193,7 +199,10 @@ export interface Receiver<M extends EventMapBase = EventMapBase> {
   startWorker(): void;
   /** ack-fast: process every due queued event now, then return. */
   drain(): Promise<DrainResult>;
-  /** ack-fast: stop the worker and wait for events in progress. */
+  /**
+   * Stop the ack-fast worker and wait for events in progress; make one last attempt at each done
+   * record still being retried in the background (see "Exactly-once, precisely" in docs/receiver.md).
+   */
   stop(): Promise<void>;
   /** Turn an error raised while reading the request (size cap, consumed body) into the answer. */
   reject(error: unknown): ReceiveResult;

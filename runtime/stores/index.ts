@@ -23,6 +23,8 @@ export {
   type EventQueue,
   type IdempotencyStore,
   type QueuedEvent,
+  type QueueLeaseOptions,
+  type QueueRetryOptions,
   type ReleaseOptions,
   type TransactionalStore,
   type TransactionOptions,

@@ -2,6 +2,7 @@
  * In-memory store and queue. For tests and local experiments only: it forgets everything on restart
  * and is not shared between processes, so it cannot give exactly-once processing in production.
  */
+import { storeKey } from './key.js';
 import type {
   ClaimOptions,
   ClaimResult,
@@ -60,7 +61,8 @@ export function memoryStore(): MemoryStore {
   };
 
   const queue: EventQueue = {
-    async enqueue(key, payload, { now }) {
+    async enqueue(id, payload, { now }) {
+      const key = storeKey(id);
       for (const row of rows.values()) {
         if (row.key !== key) continue;
         if (row.status === 'pending') return false;
@@ -93,15 +95,22 @@ export function memoryStore(): MemoryStore {
       }
       return taken;
     },
+    async extend(seq, { now, leaseMs, attempts }) {
+      const row = rows.get(Number(seq));
+      if (row?.status !== 'pending' || row.attempts !== attempts || row.lockedUntil === 0) return false;
+      row.lockedUntil = now + leaseMs;
+      return true;
+    },
     async ack(seq) {
       rows.delete(Number(seq));
     },
-    async retry(seq, { availableAt, error }) {
+    async retry(seq, { availableAt, error, countAttempt }) {
       const row = rows.get(Number(seq));
       if (row === undefined) return;
       row.availableAt = availableAt;
       row.lockedUntil = 0;
       row.lastError = error;
+      if (countAttempt === false) row.attempts = Math.max(0, row.attempts - 1);
     },
     async fail(seq, { error }) {
       const row = rows.get(Number(seq));
@@ -123,23 +132,25 @@ export function memoryStore(): MemoryStore {
   return {
     name: 'memory',
     queue,
-    async claim(key: string, { leaseMs, now, token }: ClaimOptions): Promise<ClaimResult> {
+    async claim(id: string, { leaseMs, now, token }: ClaimOptions): Promise<ClaimResult> {
+      const key = storeKey(id);
       const entry = live(key, now);
       if (entry?.state === 'done') return 'duplicate';
       if (entry?.state === 'inflight') return 'in_progress';
       entries.set(key, { state: 'inflight', token, expiresAt: now + leaseMs });
       return 'claimed';
     },
-    async extend(key: string, { leaseMs, now, token }: ClaimOptions) {
-      const entry = live(key, now);
+    async extend(id: string, { leaseMs, now, token }: ClaimOptions) {
+      const entry = live(storeKey(id), now);
       if (entry?.state !== 'inflight' || entry.token !== token) return false;
       entry.expiresAt = now + leaseMs;
       return true;
     },
-    async complete(key: string, { ttlMs, now }: CompleteOptions) {
-      entries.set(key, { state: 'done', token: undefined, expiresAt: now + ttlMs });
+    async complete(id: string, { ttlMs, now }: CompleteOptions) {
+      entries.set(storeKey(id), { state: 'done', token: undefined, expiresAt: now + ttlMs });
     },
-    async release(key: string, { token }: ReleaseOptions) {
+    async release(id: string, { token }: ReleaseOptions) {
+      const key = storeKey(id);
       const entry = entries.get(key);
       if (entry?.state === 'inflight' && entry.token === token) entries.delete(key);
     },

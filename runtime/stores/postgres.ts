@@ -8,10 +8,13 @@
  * with that client as `tx`: the business write and the dedupe row commit together. If the process
  * dies, the server rolls the transaction back when the connection drops, so no lease is needed.
  * The queue is a table drained with `FOR UPDATE SKIP LOCKED`, so many workers can share it.
+ * A connection that drops fails the operation using it (a `store_error`), never the process.
  */
 import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
 import { WebhookError } from '../errors.js';
+import { type ConnectionWatch, guardConnection, watchConnection } from '../pg-connection.js';
 import { sqlIdentifier } from './identifier.js';
+import { storeKey } from './key.js';
 import { Mutex } from './mutex.js';
 import type {
   ClaimOptions,
@@ -88,6 +91,7 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
   const q = `${schema}.${table}_queue`;
   // A single Client is one connection: transactions on it must not interleave with other queries.
   const clientLock = isPool(db) ? undefined : new Mutex();
+  guardConnection(db);
   let migrated: Promise<void> | undefined;
 
   const migrate = (): Promise<void> => {
@@ -109,27 +113,39 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
     return migrated;
   };
 
+  /** Runs `fn` on one connection, watched: a drop while it is held fails `fn`, not the process. */
   async function withClient<T>(
-    fn: (client: PoolClient | Client) => Promise<T>,
+    fn: (client: PoolClient | Client, watch: ConnectionWatch) => Promise<T>,
     skipMigrate = false,
   ): Promise<T> {
     if (!skipMigrate && options.autoMigrate !== false) await migrate();
-    if (!isPool(db)) return (clientLock as Mutex).run(() => fn(db));
+    if (!isPool(db)) {
+      return (clientLock as Mutex).run(async () => {
+        const watch = watchConnection(db);
+        try {
+          return await fn(db, watch);
+        } finally {
+          watch.stop();
+        }
+      });
+    }
     let client: PoolClient;
     try {
       client = await db.connect();
     } catch (cause) {
       throw storeError('connect', cause);
     }
+    const watch = watchConnection(client);
     let failed: Error | undefined;
     try {
-      return await fn(client);
+      return await fn(client, watch);
     } catch (error) {
-      failed = error instanceof Error ? error : undefined;
+      failed = error instanceof Error ? error : new Error(String(error));
       throw error;
     } finally {
-      // A connection that failed mid-transaction is destroyed rather than reused.
-      client.release(failed);
+      watch.stop();
+      // A connection that failed mid-transaction (or dropped) is destroyed rather than reused.
+      client.release(failed ?? watch.lost());
     }
   }
 
@@ -164,7 +180,8 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
   };
 
   const queue: EventQueue = {
-    async enqueue(key, payload, { now }) {
+    async enqueue(id, payload, { now }) {
+      const key = storeKey(id);
       const { rowCount } = await query(
         'enqueue',
         `INSERT INTO ${q} (key, payload, available_at, created_at) VALUES ($1, $2, $3, $3)
@@ -195,14 +212,25 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
         )
         .sort((a, b) => Number(a.seq) - Number(b.seq));
     },
+    async extend(seq, { now, leaseMs, attempts }) {
+      // Fenced on the take: a row settled (locked_until 0) or taken again (attempts moved on) is not renewed.
+      const { rowCount } = await query(
+        'extend',
+        `UPDATE ${q} SET locked_until = $2
+         WHERE seq = $1 AND status = 'pending' AND attempts = $3 AND locked_until > 0`,
+        [seq, now + leaseMs, attempts],
+      );
+      return rowCount > 0;
+    },
     async ack(seq) {
       await query('ack', `DELETE FROM ${q} WHERE seq = $1`, [seq]);
     },
-    async retry(seq, { availableAt, error }) {
+    async retry(seq, { availableAt, error, countAttempt }) {
       await query(
         'retry',
-        `UPDATE ${q} SET available_at = $2, locked_until = 0, last_error = $3 WHERE seq = $1`,
-        [seq, availableAt, error],
+        `UPDATE ${q} SET available_at = $2, locked_until = 0, last_error = $3,
+           attempts = greatest(attempts - $4, 0) WHERE seq = $1`,
+        [seq, availableAt, error, countAttempt === false ? 1 : 0],
       );
     },
     async fail(seq, { error }) {
@@ -229,7 +257,8 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
     async close() {
       // The pool/client belongs to the caller.
     },
-    async claim(key: string, { leaseMs, now, token }: ClaimOptions): Promise<ClaimResult> {
+    async claim(id: string, { leaseMs, now, token }: ClaimOptions): Promise<ClaimResult> {
+      const key = storeKey(id);
       // Bounded: the second round only happens when the row vanished between the two statements.
       for (let round = 0; round < 3; round++) {
         const inserted = await query('claim', claimSql, [key, token, now + leaseMs, now]);
@@ -240,25 +269,25 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
       }
       return 'in_progress';
     },
-    async extend(key: string, { leaseMs, now, token }: ClaimOptions) {
+    async extend(id: string, { leaseMs, now, token }: ClaimOptions) {
       const { rowCount } = await query(
         'extend',
         `UPDATE ${t} SET expires_at = $3 WHERE key = $1 AND state = 'inflight' AND token = $2 AND expires_at > $4`,
-        [key, token, now + leaseMs, now],
+        [storeKey(id), token, now + leaseMs, now],
       );
       return rowCount > 0;
     },
-    async complete(key: string, { ttlMs, now }: CompleteOptions) {
+    async complete(id: string, { ttlMs, now }: CompleteOptions) {
       await query(
         'complete',
         `INSERT INTO ${t} (key, state, token, expires_at) VALUES ($1, 'done', NULL, $2)
          ON CONFLICT (key) DO UPDATE SET state = 'done', token = NULL, expires_at = EXCLUDED.expires_at`,
-        [key, now + ttlMs],
+        [storeKey(id), now + ttlMs],
       );
     },
-    async release(key, { token }) {
+    async release(id, { token }) {
       await query('release', `DELETE FROM ${t} WHERE key = $1 AND state = 'inflight' AND token = $2`, [
-        key,
+        storeKey(id),
         token,
       ]);
     },
@@ -266,11 +295,15 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
       return (await query('cleanup', `DELETE FROM ${t} WHERE expires_at <= $1`, [now])).rowCount;
     },
     async transaction<T>(
-      key: string,
+      id: string,
       { ttlMs, now }: TransactionOptions,
       fn: (tx: PostgresTx) => T | Promise<T>,
     ): Promise<TransactionResult<T>> {
-      const run = async (client: PoolClient | Client): Promise<TransactionResult<T>> => {
+      const key = storeKey(id);
+      const run = async (
+        client: PoolClient | Client,
+        watch: ConnectionWatch,
+      ): Promise<TransactionResult<T>> => {
         const sql = async <R extends QueryResultRow>(name: string, text: string, values: unknown[] = []) => {
           try {
             return await client.query<R>(text, values);
@@ -302,6 +335,10 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
           await sql('commit', 'COMMIT');
           return { status: 'committed', value };
         } catch (error) {
+          const dropped = watch.lost();
+          // The connection dropped under the transaction (and so under the handler's queries): the
+          // server rolls it back, and the failure is the store's, not the handler's.
+          if (dropped !== undefined) throw storeError('transaction (connection lost)', dropped);
           await client.query('ROLLBACK').catch(() => {});
           throw error;
         }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { missingEnv } from '../../test/support/requires.js';
+import { storeKey } from './key.js';
 import { redisStore } from './redis.js';
 import { RETRY_WINDOWS } from './retry-windows.js';
 import { runStoreSuite } from './store-suite.js';
@@ -44,6 +45,15 @@ describe.skipIf(noRedis)('redisStore', () => {
     const ttl = await c.pttl(`${prefix}ttl:k`);
     expect(ttl).toBeGreaterThan(RETRY_WINDOWS.stripe - 60_000);
     expect(ttl).toBeLessThanOrEqual(RETRY_WINDOWS.stripe);
+  });
+
+  it('keys a long id by its digest, like the other stores', async () => {
+    const c = client();
+    const store = redisStore(c, { prefix: `${prefix}long:` });
+    const id = `evt_${'z'.repeat(3000)}`;
+    await store.claim(id, { leaseMs: 30_000, now: Date.now(), token: 't' });
+    expect(await c.keys(`${prefix}long:*`)).toEqual([`${prefix}long:${storeKey(id)}`]);
+    expect(storeKey(id)).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it('uses a per-provider preset as the store default', () => {

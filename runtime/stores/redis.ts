@@ -8,6 +8,7 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { WebhookError } from '../errors.js';
+import { storeKey } from './key.js';
 import type { IdempotencyStore } from './types.js';
 
 export interface RedisStoreOptions {
@@ -65,7 +66,7 @@ function checkToken(token: string): void {
 
 export function redisStore(client: Redis | Cluster, options: RedisStoreOptions = {}): IdempotencyStore {
   const prefix = options.prefix ?? 'webhook:idem:';
-  const k = (key: string): string => prefix + key;
+  const k = (key: string): string => prefix + storeKey(key);
 
   return {
     name: 'redis',

@@ -16,6 +16,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { WebhookError } from '../errors.js';
 import { sqlIdentifier } from './identifier.js';
+import { storeKey } from './key.js';
 import { Mutex } from './mutex.js';
 import type {
   ClaimOptions,
@@ -67,8 +68,9 @@ interface Statements {
     [{ now: number; until: number; limit: number }],
     { seq: number; key: string; payload: string; attempts: number }
   >;
+  extendRow: BetterSqlite3.Statement<[{ seq: number; until: number; attempts: number }]>;
   ack: BetterSqlite3.Statement<[number]>;
-  retry: BetterSqlite3.Statement<[{ seq: number; at: number; error: string }]>;
+  retry: BetterSqlite3.Statement<[{ seq: number; at: number; error: string; refund: number }]>;
   fail: BetterSqlite3.Statement<[{ seq: number; error: string }]>;
   counts: BetterSqlite3.Statement<[], { pending: number | null; failed: number | null }>;
 }
@@ -138,9 +140,15 @@ function prepare(db: Database, t: string): Statements {
                      ORDER BY seq LIMIT @limit)
        RETURNING seq, key, payload, attempts`,
     ),
+    // Fenced on the take: a row settled (locked_until 0) or taken again (attempts moved on) is not renewed.
+    extendRow: db.prepare(
+      `UPDATE ${q} SET locked_until = @until
+       WHERE seq = @seq AND status = 'pending' AND attempts = @attempts AND locked_until > 0`,
+    ),
     ack: db.prepare(`DELETE FROM ${q} WHERE seq = ?`),
     retry: db.prepare(
-      `UPDATE ${q} SET available_at = @at, locked_until = 0, last_error = @error WHERE seq = @seq`,
+      `UPDATE ${q} SET available_at = @at, locked_until = 0, last_error = @error,
+         attempts = max(attempts - @refund, 0) WHERE seq = @seq`,
     ),
     fail: db.prepare(
       `UPDATE ${q} SET status = 'failed', locked_until = 0, last_error = @error WHERE seq = @seq`,
@@ -299,8 +307,10 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
   };
 
   const queue: EventQueue = {
-    enqueue: (key, payload, { now }) =>
-      op('enqueue', (_db, s) => s.enqueue.run({ key, payload, now }).changes > 0),
+    enqueue: (id, payload, { now }) => {
+      const key = storeKey(id);
+      return op('enqueue', (_db, s) => s.enqueue.run({ key, payload, now }).changes > 0);
+    },
     dequeue: ({ now, leaseMs, limit }: DequeueOptions) =>
       op('dequeue', (_db, s) =>
         s.dequeue.all({ now, until: now + leaseMs, limit }).map(
@@ -312,13 +322,18 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
           }),
         ),
       ),
+    extend: (seq, { now, leaseMs, attempts }) =>
+      op(
+        'extend',
+        (_db, s) => s.extendRow.run({ seq: Number(seq), until: now + leaseMs, attempts }).changes > 0,
+      ),
     ack: (seq) =>
       op('ack', (_db, s) => {
         s.ack.run(Number(seq));
       }),
-    retry: (seq, { availableAt, error }) =>
+    retry: (seq, { availableAt, error, countAttempt }) =>
       op('retry', (_db, s) => {
-        s.retry.run({ seq: Number(seq), at: availableAt, error });
+        s.retry.run({ seq: Number(seq), at: availableAt, error, refund: countAttempt === false ? 1 : 0 });
       }),
     fail: (seq, { error }) =>
       op('fail', (_db, s) => {
@@ -335,31 +350,40 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
     name: 'sqlite',
     queue,
     database: async () => (await init()).db,
-    claim: (key: string, { leaseMs, now, token }: ClaimOptions) =>
-      op('claim', (_db, s): ClaimResult => {
+    claim: (id: string, { leaseMs, now, token }: ClaimOptions) => {
+      const key = storeKey(id);
+      return op('claim', (_db, s): ClaimResult => {
         // The upsert alone is atomic (across processes too); the follow-up read only names the loser's
         // reason, and a row that vanished in between is reported as in_progress (the sender retries).
         if (s.claim.run(key, token, now + leaseMs, now).changes > 0) return 'claimed';
         const state = stateOf(s, key, now);
         return state === 'claimed' ? 'in_progress' : state;
-      }),
-    extend: (key: string, { leaseMs, now, token }: ClaimOptions) =>
-      op('extend', (_db, s) => s.extend.run({ key, token, expires: now + leaseMs, now }).changes > 0),
-    complete: (key: string, { ttlMs, now }: CompleteOptions) =>
-      op('complete', (_db, s) => {
+      });
+    },
+    extend: (id: string, { leaseMs, now, token }: ClaimOptions) => {
+      const key = storeKey(id);
+      return op('extend', (_db, s) => s.extend.run({ key, token, expires: now + leaseMs, now }).changes > 0);
+    },
+    complete: (id: string, { ttlMs, now }: CompleteOptions) => {
+      const key = storeKey(id);
+      return op('complete', (_db, s) => {
         // Same effect as the upsert alone (done, whatever the row held), one B-tree search cheaper.
         if (s.completeRow.run(now + ttlMs, key).changes === 0) s.complete.run(key, now + ttlMs);
-      }),
-    release: (key, { token }) =>
-      op('release', (_db, s) => {
+      });
+    },
+    release: (id, { token }) => {
+      const key = storeKey(id);
+      return op('release', (_db, s) => {
         s.release.run({ key, token });
-      }),
+      });
+    },
     cleanup: (now: number) => op('cleanup', (_db, s) => s.cleanup.run(now).changes),
     async transaction<T>(
-      key: string,
+      id: string,
       { ttlMs, now }: TransactionOptions,
       fn: (tx: Database) => T | Promise<T>,
     ): Promise<TransactionResult<T>> {
+      const key = storeKey(id);
       const { db, s } = await init();
       return lock.run(async (): Promise<TransactionResult<T>> => {
         try {

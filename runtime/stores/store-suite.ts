@@ -3,7 +3,7 @@
  * Clocks are injected (`now` is an argument of every operation), so lease expiry and TTLs are tested
  * without waiting.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdempotencyStore } from './types.js';
 
@@ -141,6 +141,42 @@ export function runStoreSuite<Tx>(name: string, options: StoreSuiteOptions<Tx>):
       expect(results.filter((r) => r === 'in_progress')).toHaveLength(49);
     });
 
+    // A sender controls the id; PostgreSQL's btree rejects entries over ~2.7 kB (a poison event).
+    // Random text: PostgreSQL compresses a repetitive key below the limit.
+    const noise = (bytes: number): string => randomBytes((bytes * 3) / 4).toString('base64');
+    it('handles a 3,000-byte key like any other, and keeps long keys that share a prefix apart', async () => {
+      const shared = `${key()}:${noise(3000)}`;
+      const long = `${shared}:a`;
+      const sibling = `${shared}:b`;
+      expect(await store.claim(long, { leaseMs: 1000, now: T0, token: 'owner' })).toBe('claimed');
+      expect(await store.claim(long, { leaseMs: 1000, now: T0 + 1, token: 'b' })).toBe('in_progress');
+      expect(await store.extend?.(long, { leaseMs: 1000, now: T0 + 900, token: 'owner' })).toBe(true);
+      await store.release(long, { token: 'owner' });
+      expect(await store.claim(long, { leaseMs: 1000, now: T0 + 2, token: 'again' })).toBe('claimed');
+      await store.complete(long, { ttlMs: TTL, now: T0 + 3 });
+      expect(await store.claim(long, { leaseMs: 1000, now: T0 + 4, token: 'dup' })).toBe('duplicate');
+      expect(await store.claim(sibling, { leaseMs: 1000, now: T0 + 4, token: 's' })).toBe('claimed');
+      if (options.transactions === true) {
+        const tx = store.transaction?.bind(store);
+        if (tx === undefined) throw new Error(`${name} has no transaction()`);
+        const txKey = `${key()}:${noise(3000)}`;
+        const opts = { leaseMs: LEASE, ttlMs: TTL, now: T0, token: 't' };
+        expect(await tx(txKey, opts, () => 1)).toEqual({ status: 'committed', value: 1 });
+        expect(await tx(txKey, opts, () => 2)).toEqual({ status: 'duplicate' });
+        expect(await store.claim(txKey, { leaseMs: LEASE, now: T0, token: 'x' })).toBe('duplicate');
+      }
+      if (options.queue === true) {
+        const queue = store.queue;
+        if (queue === undefined) throw new Error(`${name} has no queue`);
+        const qKey = `${key()}:${noise(3000)}`;
+        expect(await queue.enqueue(qKey, '{}', { now: T0 })).toBe(true);
+        expect(await queue.enqueue(qKey, '{}', { now: T0 })).toBe(false);
+        const taken = await queue.dequeue({ now: T0 + 200_000, leaseMs: 1000, limit: 100 });
+        for (const entry of taken) await queue.ack(entry.seq);
+        expect(taken.length).toBeGreaterThanOrEqual(1);
+      }
+    });
+
     // Registered only for stores that have the capability (nothing is reported as skipped).
     if (options.transactions === true) {
       it('transaction: commits the done row with the work, rolls both back on failure', async () => {
@@ -221,6 +257,31 @@ export function runStoreSuite<Tx>(name: string, options: StoreSuiteOptions<Tx>):
         const revived = await queue.dequeue({ now: T0 + 100_000, leaseMs: 1000, limit: 10 });
         expect(revived.map((e) => [e.key, e.attempts])).toEqual([[a, 1]]);
         await queue.ack((revived[0] as { seq: string }).seq);
+      });
+
+      it('queue: renews a take while its handler runs, and gives back attempts that ran nothing', async () => {
+        const queue = store.queue;
+        if (queue?.extend === undefined) throw new Error(`${name} cannot renew queue leases`);
+        const k = key();
+        const at = T0 + 1_000_000;
+        expect(await queue.enqueue(k, '{}', { now: at })).toBe(true);
+        const [first] = await queue.dequeue({ now: at, leaseMs: 1000, limit: 100 });
+        if (first === undefined) throw new Error('nothing dequeued');
+        expect(first).toMatchObject({ key: k, attempts: 1 });
+        // Renewed past its first expiry: nobody else takes it.
+        expect(await queue.extend(first.seq, { now: at + 900, leaseMs: 1000, attempts: 1 })).toBe(true);
+        expect(await queue.dequeue({ now: at + 1500, leaseMs: 1000, limit: 100 })).toEqual([]);
+        // Lease over: another worker takes it (attempt 2); the first take's renewal is fenced off.
+        const [second] = await queue.dequeue({ now: at + 1900, leaseMs: 1000, limit: 100 });
+        expect(second).toMatchObject({ key: k, attempts: 2 });
+        expect(await queue.extend(first.seq, { now: at + 1950, leaseMs: 1000, attempts: 1 })).toBe(false);
+        // That take found the event in progress elsewhere: its attempt is given back.
+        await queue.retry(first.seq, { availableAt: at + 2000, error: 'in progress', countAttempt: false });
+        expect(await queue.extend(first.seq, { now: at + 1960, leaseMs: 1000, attempts: 1 })).toBe(false);
+        const [third] = await queue.dequeue({ now: at + 2000, leaseMs: 1000, limit: 100 });
+        expect(third).toMatchObject({ key: k, attempts: 2 });
+        await queue.ack((third as { seq: string }).seq);
+        expect(await queue.extend(first.seq, { now: at + 2001, leaseMs: 1000, attempts: 2 })).toBe(false);
       });
     }
   });

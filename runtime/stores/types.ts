@@ -88,7 +88,7 @@ export interface QueuedEvent {
   readonly key: string;
   /** Serialised event (JSON text written by the receiver). */
   readonly payload: string;
-  /** Processing attempts so far, including the current one. */
+  /** Processing attempts so far, including the current one (takes that did not run the handler excepted). */
   readonly attempts: number;
 }
 
@@ -99,15 +99,38 @@ export interface DequeueOptions {
   readonly limit: number;
 }
 
+export interface QueueLeaseOptions {
+  readonly now: number;
+  readonly leaseMs: number;
+  /** The row's `attempts` as this worker dequeued it. */
+  readonly attempts: number;
+}
+
+export interface QueueRetryOptions {
+  readonly availableAt: number;
+  readonly error: string;
+  /** Default true; false when this take did not run the handler. */
+  readonly countAttempt?: boolean;
+}
+
 export interface EventQueue {
   /** Persist an event; `false` when the same key is already queued (a retried delivery). */
   enqueue(key: string, payload: string, options: { readonly now: number }): Promise<boolean>;
-  /** Take up to `limit` due rows, leasing them to the caller. */
+  /** Take up to `limit` due rows, leasing them to the caller; each take counts one attempt. */
   dequeue(options: DequeueOptions): Promise<QueuedEvent[]>;
+  /**
+   * Renew the lease of a row while its handler runs (every leaseMs / 3), fenced on the take
+   * (`attempts` as dequeued): `false` when the row was settled or taken again since.
+   */
+  extend?(seq: string, options: QueueLeaseOptions): Promise<boolean>;
   /** The event is handled (or was a duplicate): remove it. */
   ack(seq: string): Promise<void>;
-  /** Processing failed: make the row due again at `availableAt`. */
-  retry(seq: string, options: { readonly availableAt: number; readonly error: string }): Promise<void>;
+  /**
+   * Processing failed: make the row due again at `availableAt`. `countAttempt: false` gives back the
+   * attempt its take counted, when the handler never ran (another request held the claim, the store
+   * failed before it), so only real handler runs count towards a dead letter.
+   */
+  retry(seq: string, options: QueueRetryOptions): Promise<void>;
   /** Give up: keep the row as `failed` (a dead letter) with the last error. */
   fail(seq: string, options: { readonly error: string }): Promise<void>;
   /** Rows by state, for monitoring and tests. */
