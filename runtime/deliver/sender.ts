@@ -104,7 +104,8 @@ export function createSender<M extends EventMapBase>(
   const encoder = new TextEncoder();
 
   const prepare = async (type: string, data: unknown, id: string | undefined) => {
-    const event = contract.events[type as keyof M & string];
+    // Own keys only: `constructor` or `toString` must not find Object.prototype's members.
+    const event = Object.hasOwn(contract.events, type) ? contract.events[type as keyof M & string] : undefined;
     if (!event) {
       throw new WebhookError('unknown_event', `"${type}" is not an event of the ${contract.name} contract`, {
         details: { event: type },
@@ -241,6 +242,6 @@ async function validate(
 /** Header-selected contracts (GitHub style) carry the event name in a header the receiver routes on. */
 function selectorHeaders(contract: Contract<EventMapBase>, type: string): Record<string, string> {
   if (contract.selector.kind !== 'header') return {};
-  const match = contract.events[type]?.match;
+  const match = Object.hasOwn(contract.events, type) ? contract.events[type]?.match : undefined;
   return { [contract.selector.header.toLowerCase()]: match?.header ?? type };
 }

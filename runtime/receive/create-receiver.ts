@@ -215,7 +215,8 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
 
   const handlerFor = (name: string | undefined): AnyHandler | undefined => {
     if (name === undefined) return typeof unknownEvent === 'function' ? unknownEvent : undefined;
-    return handlers[name];
+    // Own keys only: an event named `constructor` with no handler must not run Object's constructor.
+    return Object.hasOwn(handlers, name) ? handlers[name] : undefined;
   };
 
   const handle = async (request: ReceiveRequest): Promise<ReceiveResult> => {

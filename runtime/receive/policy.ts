@@ -51,7 +51,8 @@ export function policyCheck(
   };
 
   return (name, data, pointer, ids) => {
-    const policy = o.validationByEvent?.[name] ?? o.validation ?? 'strict';
+    const byEvent = o.validationByEvent;
+    const policy = (byEvent && Object.hasOwn(byEvent, name) ? byEvent[name] : undefined) ?? o.validation ?? 'strict';
     const schema = events[name]?.schema;
     if (policy === 'off' || schema === undefined) return { data, issues: [] };
     const result = validate(schema, data, pointer);
