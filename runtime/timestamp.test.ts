@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WebhookError } from './errors.js';
-import { checkTimestamp, checkTolerance, parseUnixSeconds, toleranceWindow } from './timestamp.js';
+import {
+  checkTimestamp,
+  checkTimestampMs,
+  checkTolerance,
+  parseUnixSeconds,
+  toleranceWindow,
+} from './timestamp.js';
 
 function codeOf(run: () => unknown): string {
   try {
@@ -135,5 +141,21 @@ describe('the tolerance split', () => {
         JSON.stringify(bad),
       ).toBe('invalid_config');
     }
+  });
+});
+
+describe('checkTimestampMs', () => {
+  const now = () => 1_000_000_123;
+  it('compares milliseconds against each side of the window', () => {
+    const tolerance = { past: 60, future: 1 };
+    expect(codeOf(() => checkTimestampMs(1_000_000_123 - 60_000, { now, tolerance }, 'ts'))).toBe('ok');
+    expect(codeOf(() => checkTimestampMs(1_000_000_123 - 60_001, { now, tolerance }, 'ts'))).toBe(
+      'timestamp_too_old',
+    );
+    expect(codeOf(() => checkTimestampMs(1_000_000_123 + 1_000, { now, tolerance }, 'ts'))).toBe('ok');
+    expect(codeOf(() => checkTimestampMs(1_000_000_123 + 1_001, { now, tolerance }, 'ts'))).toBe(
+      'timestamp_too_new',
+    );
+    expect(codeOf(() => checkTimestampMs(0, { now, tolerance: -1 }, 'ts'))).toBe('invalid_config');
   });
 });

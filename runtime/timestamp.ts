@@ -15,6 +15,8 @@
  * - `checkTolerance(tolerance)` — `invalid_config` unless a finite number ≥ 0 or `{ past, future }`
  *   (each ≥ 0, `Infinity` allowed); returns it with the default applied (for scheme constructors).
  * - `toleranceWindow(tolerance)` — the validated `{ past, future }` seconds.
+ * - `checkTimestampMs(ms, { tolerance, now }, name)` — the same check for a millisecond timestamp
+ *   (HubSpot's header, Linear's `webhookTimestamp`), compared in milliseconds as their libraries do.
  */
 import { WebhookError } from './errors.js';
 
@@ -104,4 +106,21 @@ export function checkTolerance(tolerance: Tolerance | undefined): Tolerance {
 export function toleranceWindow(tolerance: Tolerance | undefined): ToleranceWindow {
   const value = checkTolerance(tolerance);
   return typeof value === 'number' ? { past: value, future: value } : value;
+}
+
+export function checkTimestampMs(ms: number, window: TimestampWindow, name: string): void {
+  const { past, future } = toleranceWindow(window.tolerance);
+  const nowMs = (window.now ?? Date.now)();
+  if (!Number.isFinite(nowMs)) throw new WebhookError('invalid_config', 'now() must return milliseconds');
+  const details = { header: name.toLowerCase(), timestamp: ms, now: nowMs };
+  if (nowMs - ms > past * 1000) {
+    throw new WebhookError('timestamp_too_old', `${name} is more than ${past}s in the past`, {
+      details: { ...details, tolerance: past },
+    });
+  }
+  if (ms - nowMs > future * 1000) {
+    throw new WebhookError('timestamp_too_new', `${name} is more than ${future}s in the future`, {
+      details: { ...details, tolerance: future },
+    });
+  }
 }

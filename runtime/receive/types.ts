@@ -156,6 +156,8 @@ export interface ReceiveRequest {
   readonly body: RawBody;
   /** Full public URL (schemes that sign it need it). */
   readonly url?: string;
+  /** HTTP method; handshakes sent as GET/OPTIONS (Meta, Okta, CloudEvents) need it. Default POST. */
+  readonly method?: string;
 }
 
 export interface ReceiveResult {
