@@ -93,6 +93,13 @@ export const azureEventGrid: ProviderPreset<'azure-event-grid'> = {
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS['azure-event-grid'],
+  declared: {
+    idSigned: false,
+    timestampSigned: false,
+    handshakes: ['SubscriptionValidationEvent', 'CloudEvents OPTIONS'],
+    residualRisk:
+      'Nothing is signed: the shared secret in the URL (or header) authenticates the sender, not the content; a captured delivery can be altered and replayed at any time.',
+  },
   defaultMode: 'inline',
   handshake(_headers, body) {
     const events = isRecord(body) && Array.isArray(body['events']) ? body['events'] : [];

@@ -97,6 +97,11 @@ export const hubspot: ProviderPreset<'hubspot'> = {
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.hubspot,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: [],
+  },
   // HubSpot times out after 5 seconds.
   defaultMode: 'inline',
   handshake: () => undefined,

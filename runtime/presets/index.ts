@@ -25,6 +25,7 @@ export type {
   HandshakeRequest,
   HandshakeResponse,
   PlaidKey,
+  PresetDeclaration,
   PresetName,
   PresetOptions,
   PresetSchemeOptions,

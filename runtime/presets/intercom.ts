@@ -64,6 +64,13 @@ export const intercom: ProviderPreset<'intercom'> = {
   eventType: (_headers, body) => stringField(body, 'topic'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.intercom,
+  declared: {
+    idSigned: true,
+    timestampSigned: false,
+    handshakes: [],
+    residualRisk:
+      'Nothing is dated unless maxAge is set: a captured delivery is a duplicate while its notification id is remembered (25 hours) and runs again after that.',
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -43,6 +43,13 @@ export const lemonSqueezy: ProviderPreset<'lemon-squeezy'> = {
   eventType: (_headers, body) => stringField(body, 'meta.event_name'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS['lemon-squeezy'],
+  declared: {
+    idSigned: true,
+    timestampSigned: false,
+    handshakes: [],
+    residualRisk:
+      'Nothing is dated: a captured delivery is a duplicate while its body hash is remembered (25 hours) and runs again after that.',
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -88,6 +88,11 @@ export const linear: ProviderPreset<'linear'> = {
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.linear,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: [],
+  },
   // Linear waits 5 seconds.
   defaultMode: 'inline',
   handshake: () => undefined,

@@ -96,6 +96,13 @@ export const mailgun: ProviderPreset<'mailgun'> = {
   eventType: (_headers, body) => stringField(body, 'event-data.event'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.mailgun,
+  declared: {
+    idSigned: false,
+    timestampSigned: true,
+    handshakes: [],
+    residualRisk:
+      'event-data (and its id) is not signed: within the window a captured signature block can carry any event.',
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -47,6 +47,13 @@ export const meta: ProviderPreset<'meta'> = {
   eventType: (_headers, body) => stringField(body, 'object'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.meta,
+  declared: {
+    idSigned: true,
+    timestampSigned: false,
+    handshakes: ['hub.challenge'],
+    residualRisk:
+      'Nothing is dated: a captured delivery is a duplicate while its body hash is remembered (8 days) and runs again after that.',
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
   preflight: guardPreflight((request, options) => {

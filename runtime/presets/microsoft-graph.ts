@@ -86,6 +86,13 @@ export const microsoftGraph: ProviderPreset<'microsoft-graph'> = {
     isRecord(body) && typeof body['type'] === 'string' ? body['type'] : undefined,
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS['microsoft-graph'],
+  declared: {
+    idSigned: false,
+    timestampSigned: false,
+    handshakes: ['validationToken', 'lifecycle'],
+    residualRisk:
+      'Nothing is signed: whoever holds the clientState (it travels in every body) can forge any notification, at any time.',
+  },
   // Graph wants an answer within 3 seconds; slow answers are throttled and then dropped.
   defaultMode: 'ack-fast',
   async handshake(_headers, body, options) {

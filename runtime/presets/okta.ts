@@ -70,6 +70,13 @@ export const okta: ProviderPreset<'okta'> = {
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.okta,
+  declared: {
+    idSigned: false,
+    timestampSigned: false,
+    handshakes: ['X-Okta-Verification-Challenge'],
+    residualRisk:
+      'Nothing is signed: the shared secret header authenticates the sender, not the content; a captured delivery can be altered and replayed at any time.',
+  },
   // Okta waits 3 seconds, then retries once.
   defaultMode: 'ack-fast',
   handshake: () => undefined,

@@ -74,6 +74,11 @@ export const paddle: ProviderPreset<'paddle'> = {
   eventType: (_headers, body) => stringField(body, 'event_type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.paddle,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: [],
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

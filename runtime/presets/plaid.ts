@@ -172,6 +172,11 @@ export const plaid: ProviderPreset<'plaid'> = {
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.plaid,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: [],
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -47,6 +47,13 @@ export const square: ProviderPreset<'square'> = {
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.square,
+  declared: {
+    idSigned: true,
+    timestampSigned: false,
+    handshakes: [],
+    residualRisk:
+      'Nothing is dated: a captured delivery is a duplicate while its event_id is remembered (2 days) and runs again after that.',
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

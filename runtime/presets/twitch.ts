@@ -97,6 +97,11 @@ export const twitch: ProviderPreset<'twitch'> = {
   eventType: (_headers, body) => stringField(body, 'subscription.type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.twitch,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: ['webhook_callback_verification', 'revocation'],
+  },
   // "You must respond to notification requests within a few seconds."
   defaultMode: 'ack-fast',
   async handshake(headers, body, options) {

@@ -103,6 +103,20 @@ export interface HandshakeResponse {
   readonly body: string;
 }
 
+/**
+ * What a preset declares about its replay protection (docs/presets.md has the same table in prose):
+ * whether the dedupe id comes from signed content, whether a signed timestamp bounds replays, which
+ * handshakes it answers, and — when the id or the timestamp is not signed — what a captured delivery
+ * still allows.
+ */
+export interface PresetDeclaration {
+  readonly idSigned: boolean;
+  readonly timestampSigned: boolean;
+  readonly handshakes: readonly string[];
+  /** Present exactly when `idSigned` or `timestampSigned` is false. */
+  readonly residualRisk?: string;
+}
+
 /** What `preflight` sees: the request before verification (GET and OPTIONS handshakes have no body). */
 export interface HandshakeRequest {
   /** Upper-case HTTP method, when the adapter knows it. */
@@ -141,6 +155,7 @@ export interface ProviderPreset<N extends PresetName = PresetName> {
   eventType(headers: HeadersInput, body: unknown): string | undefined;
   /** How long a processed id must be remembered: the provider's retry window plus a margin. */
   readonly dedupeTtlMs: number;
+  readonly declared: PresetDeclaration;
   readonly defaultMode: ReceiveMode;
   /**
    * The answer the provider expects for a delivery that was accepted (processed, duplicate, queued or

@@ -64,6 +64,11 @@ export const zoom: ProviderPreset<'zoom'> = {
   eventType: (_headers, body) => stringField(body, 'event'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.zoom,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: ['endpoint.url_validation'],
+  },
   defaultMode: 'ack-fast',
   async handshake(_headers, body, options) {
     if (stringField(body, 'event') !== 'endpoint.url_validation') return undefined;
