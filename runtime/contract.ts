@@ -32,6 +32,31 @@ export declare namespace StandardSchemaV1 {
   }
 }
 
+/** The provider presets implemented in the runtime (runtime/presets, one file each). */
+export type PresetName =
+  | 'stripe'
+  | 'github'
+  | 'shopify'
+  | 'slack'
+  | 'twilio'
+  | 'discord'
+  | 'svix'
+  | 'zoom'
+  | 'twitch'
+  | 'meta'
+  | 'microsoft-graph'
+  | 'azure-event-grid'
+  | 'square'
+  | 'paddle'
+  | 'lemon-squeezy'
+  | 'linear'
+  | 'intercom'
+  | 'hubspot'
+  | 'mailgun'
+  | 'sendgrid'
+  | 'plaid'
+  | 'okta';
+
 /** How deliveries of a contract are signed. Default: Standard Webhooks. */
 export type SignatureConfig =
   | { readonly kind: 'standard-webhooks' }
@@ -57,7 +82,7 @@ export type SignatureConfig =
   | {
       /** A provider preset implemented in the runtime (see runtime/presets). */
       readonly kind: 'preset';
-      readonly preset: 'stripe' | 'github' | 'shopify' | 'slack' | 'twilio' | 'discord' | 'svix';
+      readonly preset: PresetName;
     }
   | { readonly kind: 'none' };
 

@@ -31,7 +31,30 @@ export const DEFAULT_SIGNATURE: SignatureConfig = { kind: 'standard-webhooks' };
 export const DEFAULT_ENVELOPE: EnvelopeConfig = { kind: 'envelope' };
 export const DEFAULT_SELECTOR: SelectorConfig = { kind: 'envelope-type' };
 
-const PRESETS = ['stripe', 'github', 'shopify', 'slack', 'twilio', 'discord', 'svix'] as const;
+const PRESETS = [
+  'stripe',
+  'github',
+  'shopify',
+  'slack',
+  'twilio',
+  'discord',
+  'svix',
+  'zoom',
+  'twitch',
+  'meta',
+  'microsoft-graph',
+  'azure-event-grid',
+  'square',
+  'paddle',
+  'lemon-squeezy',
+  'linear',
+  'intercom',
+  'hubspot',
+  'mailgun',
+  'sendgrid',
+  'plaid',
+  'okta',
+] as const;
 
 function fail(loc: Loc, message: string, expected: string): never {
   throw new GeneratorError('invalid_extension', `${EXTENSION_KEY}: ${message}`, {

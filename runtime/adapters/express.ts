@@ -57,7 +57,12 @@ export function expressHandler(
       try {
         const body = await rawBody(req, receiver.maxBodyBytes);
         const url = options.publicUrl?.(req) ?? requestUrl(req, req.originalUrl);
-        result = await receiver.handle({ headers: req.headers, body, url });
+        result = await receiver.handle({
+          headers: req.headers,
+          body,
+          url,
+          ...(req.method === undefined ? {} : { method: req.method }),
+        });
       } catch (error) {
         result = receiver.reject(error);
       }

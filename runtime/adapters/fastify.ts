@@ -18,6 +18,7 @@ interface FastifyRequestLike {
   readonly protocol?: string;
   readonly host?: string;
   readonly url: string;
+  readonly method?: string;
 }
 
 interface FastifyReplyLike {
@@ -88,7 +89,8 @@ export function fastifyWebhook(
         // A request without a body never reaches the parser: verify an empty body.
         const raw = body instanceof Uint8Array || typeof body === 'string' ? body : new Uint8Array(0);
         const url = `${request.protocol ?? 'http'}://${request.host ?? 'localhost'}${request.url}`;
-        return send(reply, await receiver.handle({ headers: request.headers, body: raw, url }));
+        const method = request.method === undefined ? {} : { method: request.method };
+        return send(reply, await receiver.handle({ headers: request.headers, body: raw, url, ...method }));
       },
     });
   };

@@ -120,7 +120,12 @@ export function nodeHandler(receiver: ReceiverLike): (req: IncomingMessage, res:
       }
       let answer: Promise<ReceiveResult>;
       try {
-        answer = receiver.handle({ headers: req.headers, body: body as Uint8Array, url: requestUrl(req) });
+        answer = receiver.handle({
+          headers: req.headers,
+          body: body as Uint8Array,
+          url: requestUrl(req),
+          ...(req.method === undefined ? {} : { method: req.method }),
+        });
       } catch (thrown) {
         rejected(thrown);
         return;

@@ -47,6 +47,8 @@ export function webHandler(receiver: ReceiverLike): (request: Request) => Promis
     } catch (error) {
       return toResponse(receiver.reject(error));
     }
-    return toResponse(await receiver.handle({ headers: request.headers, body, url: request.url }));
+    return toResponse(
+      await receiver.handle({ headers: request.headers, body, url: request.url, method: request.method }),
+    );
   };
 }

@@ -136,6 +136,11 @@ export const discord: ProviderPreset<'discord'> = {
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.discord,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: ['PING'],
+  },
   // Webhook events must be acknowledged within 3 seconds (interactions never reach a receiver).
   defaultMode: 'ack-fast',
   acknowledgement: { status: 204, headers: {}, body: '' },

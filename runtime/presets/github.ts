@@ -96,6 +96,13 @@ export const github: ProviderPreset<'github'> = {
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.github,
+  declared: {
+    idSigned: false,
+    timestampSigned: false,
+    handshakes: [],
+    residualRisk:
+      'X-GitHub-Delivery and X-GitHub-Event are unsigned and nothing is dated: a captured delivery replays under a fresh delivery id as a new event, at any time.',
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -1,10 +1,14 @@
 /**
  * Provider presets: receive (and, for tests and `gen-webhooks send`, produce) Stripe, GitHub, Shopify,
- * Slack, Twilio, Discord and Standard Webhooks/Svix deliveries. Each preset is a `SignatureScheme`
+ * Slack, Twilio, Discord, Standard Webhooks/Svix, Zoom, Twitch, Meta, Microsoft Graph, Azure Event Grid,
+ * Square, Paddle, Lemon Squeezy, Linear, Intercom, HubSpot, Mailgun, SendGrid, Plaid and Okta deliveries. Each preset is a `SignatureScheme`
  * plus what a receiver needs to know about the provider (`providers[name]`: event id and type rules,
  * dedupe TTL, default mode, handshakes, and the `Contract` parts).
  */
 export { DISCORD_INTERACTION_TYPES } from './discord.js';
+export { hubspotSignedUri } from './hubspot.js';
+export { mailgunSignature } from './mailgun.js';
+export { plaidKeyFetcher } from './plaid.js';
 export {
   type DiscordWebhookEvent,
   type ProviderContractOptions,
@@ -18,7 +22,10 @@ export { createPresetScheme, getProvider, isPresetName, providers } from './regi
 export { slackRetryNumber } from './slack.js';
 export { twilioSigningString, withTwilioBodyHash } from './twilio.js';
 export type {
+  HandshakeRequest,
   HandshakeResponse,
+  PlaidKey,
+  PresetDeclaration,
   PresetName,
   PresetOptions,
   PresetSchemeOptions,

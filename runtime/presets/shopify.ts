@@ -98,6 +98,13 @@ export const shopify: ProviderPreset<'shopify'> = {
   eventType: (headers) => headerValue(headers, TOPIC_HEADER),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.shopify,
+  declared: {
+    idSigned: false,
+    timestampSigned: false,
+    handshakes: [],
+    residualRisk:
+      'X-Shopify-Event-Id, X-Shopify-Topic and X-Shopify-Triggered-At are unsigned: a captured delivery replays under a fresh event id as a new event, at any time.',
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -99,6 +99,11 @@ export const slack: ProviderPreset<'slack'> = {
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.slack,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: ['url_verification'],
+  },
   defaultMode: 'ack-fast',
   handshake(_headers, body) {
     // Slack verifies a Request URL by posting `{ type: 'url_verification', challenge }` (signed).

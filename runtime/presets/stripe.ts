@@ -93,6 +93,11 @@ export const stripe: ProviderPreset<'stripe'> = {
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.stripe,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: [],
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

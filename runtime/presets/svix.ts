@@ -33,6 +33,11 @@ export const svix: ProviderPreset<'svix'> = {
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.svix,
+  declared: {
+    idSigned: true,
+    timestampSigned: true,
+    handshakes: [],
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -257,6 +257,13 @@ export const twilio: ProviderPreset<'twilio'> = {
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
   dedupeTtlMs: RETRY_WINDOWS.twilio,
+  declared: {
+    idSigned: false,
+    timestampSigned: false,
+    handshakes: [],
+    residualRisk:
+      'I-Twilio-Idempotency-Token is unsigned and nothing is dated: a captured delivery replays under a fresh token as a new event, at any time.',
+  },
   defaultMode: 'inline',
   handshake: () => undefined,
 };

@@ -13,7 +13,7 @@ import { bodyTooLarge, toBytes, toText } from '../bytes.js';
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { getProvider } from '../presets/registry.js';
-import type { ProviderPreset } from '../presets/types.js';
+import type { HandshakeResponse, PresetSchemeOptions, ProviderPreset } from '../presets/types.js';
 import { createSignatureScheme } from '../signing/resolve.js';
 import type { HeadersInput, RawBody } from '../signing/scheme.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type EventQueue, type IdempotencyStore } from '../stores/types.js';
@@ -88,6 +88,11 @@ function parseJson(bytes: Uint8Array): unknown {
   }
 }
 
+/** A provider handshake's answer: sent as is, nothing dispatched or claimed. */
+function handshakeResult(answer: HandshakeResponse): ReceiveResult {
+  return { status: answer.status, headers: answer.headers, body: answer.body, outcome: 'processed' };
+}
+
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
@@ -143,14 +148,14 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       `createReceiver needs the signing \`secret\` of "${contract.name}"`,
     );
   }
-  const scheme =
-    o.scheme ??
-    createSignatureScheme(contract.signature, {
-      ...(o.preset ?? {}),
-      secret: (o.secret ?? []) as never,
-      ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
-      now,
-    });
+  // Also handed to the preset's handshakes (Zoom answers with an HMAC; Twitch and Graph call hooks).
+  const presetOptions: PresetSchemeOptions = {
+    ...(o.preset ?? {}),
+    secret: (o.secret ?? []) as never,
+    ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
+    now,
+  };
+  const scheme = o.scheme ?? createSignatureScheme(contract.signature, presetOptions);
   const dispatch = createDispatcher(contract);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
   const keyOf = (id: string): string => `${contract.name}:${id}`;
@@ -227,6 +232,15 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
         throw bodyTooLarge(maxBodyBytes);
       }
       const url = request.url;
+      // Unsigned provider handshakes (Meta GET, Graph validationToken, Okta GET, CloudEvents OPTIONS):
+      // answered before verification and before dedupe; the preset checks what the provider sends.
+      if (provider?.preflight !== undefined) {
+        const early = await provider.preflight(
+          { method: request.method, url, headers: request.headers, body: bytes },
+          presetOptions,
+        );
+        if (early !== undefined) return handshakeResult(early);
+      }
       const verifying = scheme.verify(
         url === undefined
           ? { headers: request.headers, body: bytes }
@@ -234,15 +248,9 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       );
       const verified = isThenable(verifying) ? await verifying : verifying;
       const body = parseBody(bytes, request.headers);
-      const handshake = provider?.handshake(request.headers, body);
-      if (handshake !== undefined) {
-        return {
-          status: handshake.status,
-          headers: handshake.headers,
-          body: handshake.body,
-          outcome: 'processed',
-        };
-      }
+      const handshaking = provider?.handshake(request.headers, body, presetOptions);
+      const handshake = isThenable(handshaking) ? await handshaking : handshaking;
+      if (handshake !== undefined) return handshakeResult(handshake);
       const x = dispatch(body, request.headers, verified);
       const id = provider?.eventId(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
       context.id = id;

@@ -4,6 +4,7 @@ import type { WebhookError } from '../errors.js';
 import type { PresetOptions } from '../presets/types.js';
 import type { HeadersInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
 import type { EventQueue, IdempotencyStore } from '../stores/types.js';
+import type { Tolerance } from '../timestamp.js';
 
 /** One validation problem; `path` is a JSON pointer into the request body (e.g. `/data/petId`). */
 export interface ValidationIssue {
@@ -96,8 +97,8 @@ export interface CommonReceiverOptions<M extends EventMapBase> {
   readonly scheme?: SignatureScheme;
   /** Provider-specific options for preset schemes (see PresetOptions). */
   readonly preset?: PresetOptions;
-  /** Replay window in seconds. Default 300. */
-  readonly tolerance?: number;
+  /** Replay window in seconds, or `{ past, future }`. Default 300 both ways (or the preset's). */
+  readonly tolerance?: Tolerance;
   /** Clock in ms since the epoch. Default `Date.now`. */
   readonly now?: () => number;
   /** Lease of a claim: a crashed handler's event is retried after this. Default 30 s. */
@@ -161,6 +162,8 @@ export interface ReceiveRequest {
   readonly body: RawBody;
   /** Full public URL (schemes that sign it need it). */
   readonly url?: string;
+  /** HTTP method; handshakes sent as GET/OPTIONS (Meta, Okta, CloudEvents) need it. Default POST. */
+  readonly method?: string;
 }
 
 export interface ReceiveResult {

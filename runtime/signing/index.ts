@@ -8,6 +8,9 @@ export {
   checkTolerance,
   DEFAULT_TOLERANCE_SECONDS,
   parseUnixSeconds,
+  type Tolerance,
+  type ToleranceWindow,
+  toleranceWindow,
 } from '../timestamp.js';
 export { generateEd25519KeyPair } from './ed25519.js';
 export { decodeBase64, decodeHex, encodeBase64, encodeHex } from './encoding.js';

@@ -3,6 +3,7 @@
  * every provider preset. Receivers call `verify`, senders call `sign`. Both may be sync or async
  * (node:crypto is sync, Web Crypto is async); callers always `await`.
  */
+import type { Tolerance } from '../timestamp.js';
 
 /** Raw request body. Verification works on these bytes only, never on re-serialised JSON. */
 export type RawBody = string | Uint8Array | ArrayBuffer;
@@ -52,8 +53,12 @@ export interface SignatureScheme {
 export interface SchemeOptions {
   /** One secret, or several during a rotation (signing uses all of them; verification accepts any). */
   readonly secret: Secret | readonly Secret[];
-  /** Replay window in seconds, both directions. Default 300. */
-  readonly tolerance?: number;
+  /**
+   * Replay window in seconds: one number for both directions, or `{ past, future }` (either may be
+   * `Infinity`) to match a provider library exactly. Default 300 both ways (some presets use their
+   * provider's documented window instead: docs/presets.md).
+   */
+  readonly tolerance?: Tolerance;
   /** Clock in milliseconds since the epoch (injectable for tests). Default `Date.now`. */
   readonly now?: () => number;
 }

@@ -15,6 +15,7 @@
  * - `ED25519_PKCS8_PREFIX`, `ED25519_SPKI_PREFIX` — DER headers to import raw 32-byte Ed25519 keys.
  */
 import { WebhookError } from '../errors.js';
+import type { Tolerance } from '../timestamp.js';
 import { decodeBase64, isCanonicalBase64, utf8 } from './encoding.js';
 import type { RawBody, Secret, VerifiedDelivery } from './scheme.js';
 
@@ -309,8 +310,8 @@ export interface StandardVerifyInput {
   readonly headers: unknown;
   readonly body: RawBody;
   readonly secret: Secret | readonly Secret[];
-  /** Seconds, both directions. Default 300. */
-  readonly tolerance?: number;
+  /** Seconds, both directions, or `{ past, future }`. Default 300. */
+  readonly tolerance?: Tolerance;
   /** Milliseconds since the epoch. Default `Date.now`. */
   readonly now?: () => number;
 }

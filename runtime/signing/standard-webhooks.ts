@@ -13,7 +13,7 @@
 import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { toBytes } from '../bytes.js';
 import { WebhookError } from '../errors.js';
-import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
+import { checkTimestamp, checkTolerance, parseUnixSeconds, type Tolerance } from '../timestamp.js';
 import { ed25519PrivateKey, ed25519PublicKey, ed25519Sign, ed25519Verify, rawPublicKey } from './ed25519.js';
 import { constantTimeEqual, constantTimeEqualStrings, constantTimeEqualStringsAt } from './encoding.js';
 import type { RawBody, SchemeOptions, Secret, SignatureScheme, VerifiedDelivery } from './scheme.js';
@@ -103,7 +103,7 @@ function verifyWithKeys(
   keys: readonly NodeKey[],
   headers: unknown,
   body: RawBody,
-  tolerance: number | undefined,
+  tolerance: Tolerance | undefined,
   now: (() => number) | undefined,
 ): VerifiedDelivery {
   const values = readStandardHeaders(headers);

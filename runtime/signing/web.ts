@@ -12,7 +12,7 @@
 import { toBytes } from '../bytes.js';
 import type { SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
+import { checkTimestamp, checkTolerance, parseUnixSeconds, type Tolerance } from '../timestamp.js';
 import { concatBytes, constantTimeEqual, decodeBase64, encodeBase64, utf8 } from './encoding.js';
 import {
   compileHmacConfig,
@@ -183,7 +183,7 @@ async function verifyWithKeys(
   keys: readonly WebKey[],
   headers: unknown,
   body: RawBody,
-  tolerance: number | undefined,
+  tolerance: Tolerance | undefined,
   now: (() => number) | undefined,
 ): Promise<VerifiedDelivery> {
   const values = readStandardHeaders(headers);

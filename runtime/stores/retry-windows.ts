@@ -22,6 +22,36 @@ export const RETRY_WINDOWS = {
   /** Standard Webhooks / Svix schedule spans about 28 hours (5 s … 10 h); + 1 day margin. */
   svix: 2 * DAY + 4 * HOUR,
   'standard-webhooks': 2 * DAY + 4 * HOUR,
+  /** Retries 3 times (after 5, 30 and 90 minutes: about 2 hours); + 1 day margin. */
+  zoom: 1 * DAY + 2 * HOUR,
+  /** Resends unacknowledged notifications under the same message id (no published window); + 1 day. */
+  twitch: 1 * DAY + 1 * HOUR,
+  /** WhatsApp retries for up to 7 days (Messenger and Instagram for up to 36 hours); + 1 day margin. */
+  meta: 8 * DAY,
+  /** Change notifications are retried for up to 4 hours; + 1 day margin. */
+  'microsoft-graph': 1 * DAY + 4 * HOUR,
+  /** Default retry policy: 30 attempts within a 24-hour event time-to-live; + 1 day margin. */
+  'azure-event-grid': 2 * DAY,
+  /** Retries for up to 24 hours (square-retry-number counts them); + 1 day margin. */
+  square: 2 * DAY,
+  /** Live notifications are retried for up to 3 days; + 1 day margin. */
+  paddle: 4 * DAY,
+  /** Failed deliveries are retried 3 times with backoff (minutes); + 1 day margin. */
+  'lemon-squeezy': 1 * DAY + 1 * HOUR,
+  /** Retried 3 times: after 1 minute, 1 hour and 6 hours; + 1 day margin. */
+  linear: 1 * DAY + 7 * HOUR,
+  /** A failed notification is retried (delivery_attempts counts them) for minutes; + 1 day margin. */
+  intercom: 1 * DAY + 1 * HOUR,
+  /** Retried up to 10 times over the next 24 hours; + 1 day margin. */
+  hubspot: 2 * DAY,
+  /** Retried over 8 hours (10 min … 4 h apart); + 1 day margin. */
+  mailgun: 1 * DAY + 8 * HOUR,
+  /** Event posts are retried for up to 24 hours; + 1 day margin. */
+  sendgrid: 2 * DAY,
+  /** Unanswered webhooks are retried with backoff for up to 24 hours; + 1 day margin. */
+  plaid: 2 * DAY,
+  /** One retry after a 3-second timeout or an error answer; + 1 day margin. */
+  okta: 1 * DAY + 1 * HOUR,
 } as const satisfies Record<string, number>;
 
 export type RetryWindowProvider = keyof typeof RETRY_WINDOWS;

@@ -22,8 +22,8 @@ mkdirSync(out);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('docs/presets.md examples', () => {
-  it('has one example per provider', () => {
-    expect(blocks.length).toBe(7);
+  it('has one example per original provider, one for handshakes and one for Plaid', () => {
+    expect(blocks.length).toBe(9);
   });
 
   it.each(blocks.map((code, i) => [i + 1, code] as const))('example %i runs', async (i, code) => {

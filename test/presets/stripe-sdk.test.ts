@@ -66,3 +66,40 @@ describe('stripe preset vs the stripe SDK', () => {
     );
   });
 });
+
+describe('the tolerance split matches stripe-node exactly', () => {
+  it('accepts future timestamps and refuses stale ones as constructEvent does', async () => {
+    const scheme = providers.stripe.scheme({
+      secret,
+      now: clockAt(T),
+      tolerance: { past: 300, future: Number.POSITIVE_INFINITY },
+    });
+    const twoSided = providers.stripe.scheme({ secret, now: clockAt(T) });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -2000, max: 10_000_000 }), async (skew) => {
+        const payload = event('evt_skew', 'invoice.paid');
+        const header = client.webhooks.generateTestHeaderString({ payload, secret, timestamp: T + skew });
+        let sdk = true;
+        try {
+          client.webhooks.constructEvent(payload, header, secret, 300, undefined, T * 1000);
+        } catch {
+          sdk = false;
+        }
+        const ours = await (async () =>
+          scheme.verify({ headers: { 'stripe-signature': header }, body: payload }))().then(
+          () => true,
+          () => false,
+        );
+        expect(ours).toBe(sdk);
+        // The default window stays two-sided: a timestamp more than 300 s ahead is refused.
+        if (skew > 300) {
+          await expectCode(
+            () => twoSided.verify({ headers: { 'stripe-signature': header }, body: payload }),
+            'timestamp_too_new',
+          );
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

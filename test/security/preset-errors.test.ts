@@ -4,11 +4,11 @@
  * so that reading them throws something other than a `WebhookError`. A plain `Error` escaping a
  * verifier is answered 500 (and retried, and logged with a stack) instead of being refused.
  *
- * What must hold: for every preset (Stripe, GitHub, Shopify, Slack, Twilio, Discord, Svix) and any
+ * What must hold: for every preset (Stripe, GitHub, …, Plaid, Okta: all of `providers`) and any
  * header input, `verify` either succeeds or throws a `WebhookError` with a 4xx status, and a receiver
  * on that preset answers 4xx, never 500.
  */
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WebhookError } from '../../runtime/errors.js';
@@ -28,6 +28,9 @@ const T = 1_732_000_000;
 const now = () => T * 1000;
 const URL_ = 'https://hooks.example.com/in?x=1';
 const seed = new Uint8Array(randomBytes(32));
+const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const ecSpki = ec.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+const ecJwk = ec.publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y: string };
 
 const OPTIONS: Record<PresetName, PresetSchemeOptions> = {
   stripe: { secret: 'whsec_errors' },
@@ -37,6 +40,21 @@ const OPTIONS: Record<PresetName, PresetSchemeOptions> = {
   twilio: { secret: 'twilio-errors' },
   discord: { secret: encodeHex(rawPublicKey(ed25519PrivateKey(seed))), signingKey: seed },
   svix: { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  zoom: { secret: 'zoom-errors' },
+  twitch: { secret: 'twitch-errors' },
+  meta: { secret: 'meta-errors', verifyToken: 'token' },
+  'microsoft-graph': { secret: 'graph-errors' },
+  'azure-event-grid': { secret: 'eg-errors' },
+  square: { secret: 'square-errors' },
+  paddle: { secret: 'paddle-errors' },
+  'lemon-squeezy': { secret: 'ls-errors' },
+  linear: { secret: 'linear-errors' },
+  intercom: { secret: 'intercom-errors', maxAge: 600 },
+  hubspot: { secret: 'hubspot-errors' },
+  mailgun: { secret: 'mailgun-errors' },
+  sendgrid: { secret: ecSpki },
+  plaid: { secret: 'plaid-errors', getKey: () => ecJwk },
+  okta: { secret: 'okta-errors' },
 };
 const names = Object.keys(OPTIONS) as PresetName[];
 
@@ -65,6 +83,25 @@ const HEADER_NAMES = [
   'svix-id',
   'svix-timestamp',
   'svix-signature',
+  'x-zm-signature',
+  'x-zm-request-timestamp',
+  'Twitch-Eventsub-Message-Id',
+  'Twitch-Eventsub-Message-Timestamp',
+  'Twitch-Eventsub-Message-Signature',
+  'Twitch-Eventsub-Message-Type',
+  'x-square-hmacsha256-signature',
+  'Paddle-Signature',
+  'X-Signature',
+  'Linear-Signature',
+  'Linear-Delivery',
+  'X-HubSpot-Signature-v3',
+  'X-HubSpot-Request-Timestamp',
+  'X-Twilio-Email-Event-Webhook-Signature',
+  'X-Twilio-Email-Event-Webhook-Timestamp',
+  'Plaid-Verification',
+  'Authorization',
+  'X-Okta-Verification-Challenge',
+  'WebHook-Request-Origin',
   'content-type',
 ];
 
@@ -211,15 +248,23 @@ describe.each(names)('%s: verify over arbitrary header inputs', (name) => {
       mode: 'inline',
       handlers: {},
     } as never);
-    for (const kind of ['record', 'proxy-get-throws', 'headers-like-get-throws']) {
-      const headers = headersFor(
-        kind,
-        HEADER_NAMES.map((n) => [n, THROW]),
-      ) as HeadersInput;
-      const result = await receiver.handle({ headers, body: '{}', url: URL_ });
-      expect(result.status, kind).toBeGreaterThanOrEqual(400);
-      expect(result.status, kind).toBeLessThan(500);
-      expect(result.error).toBeInstanceOf(WebhookError);
+    // Handshakes read headers before verification (GET, OPTIONS): they must refuse the same way.
+    for (const method of [undefined, 'POST', 'GET', 'OPTIONS']) {
+      for (const kind of ['record', 'proxy-get-throws', 'headers-like-get-throws']) {
+        const headers = headersFor(
+          kind,
+          HEADER_NAMES.map((n) => [n, THROW]),
+        ) as HeadersInput;
+        const result = await receiver.handle({
+          headers,
+          body: '{}',
+          url: URL_,
+          ...(method ? { method } : {}),
+        });
+        expect(result.status, `${method} ${kind}`).toBeGreaterThanOrEqual(400);
+        expect(result.status, `${method} ${kind}`).toBeLessThan(500);
+        expect(result.error).toBeInstanceOf(WebhookError);
+      }
     }
   });
 });

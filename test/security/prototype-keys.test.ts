@@ -61,11 +61,12 @@ describe('Object.prototype members are never events, handlers or policies', () =
     const receiver = createReceiver(contract, {
       secret: SECRET,
       dedupe: false,
+      // A plain object literal, so `constructor` is inherited from Object.prototype as in user code.
       handlers: {
         'pet.created': () => {
           ran++;
         },
-      },
+      } as never,
     });
     const body = JSON.stringify({
       id: 'msg_proto_1',

@@ -10,6 +10,7 @@
  * decodes either hex case, may accept one, but then its dedupe key equals the original's. No
  * fallback dedupe key is ever taken from header text.
  */
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import fc from 'fast-check';
 import Stripe from 'stripe';
@@ -47,8 +48,15 @@ interface Case {
 }
 
 const SLASH_COMMAND = 'command=%2Fdeploy&text=prod&user_id=U1&team_id=T1&trigger_id=1.2.abc';
+const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const ecPkcs8 = new Uint8Array(ec.privateKey.export({ format: 'der', type: 'pkcs8' }));
+const ecSpki = ec.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+const ecJwk = ec.publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y: string };
 
-const CASES: Record<PresetName, Case> = {
+/** Graph and Mailgun carry their secret or signature in the body: see the describe block below. */
+type HeaderSigned = Exclude<PresetName, 'microsoft-graph' | 'mailgun'>;
+
+const CASES: Record<HeaderSigned, Case> = {
   // No `id` in the body: the fallback key is the one at stake.
   stripe: { options: { secret: 'whsec_case' }, header: 'Stripe-Signature', body: '{"type":"x.y"}' },
   github: { options: { secret: 'gh-case' }, header: 'X-Hub-Signature-256', body: '{"action":"opened"}' },
@@ -76,10 +84,89 @@ const CASES: Record<PresetName, Case> = {
     header: 'svix-signature',
     body: '{"type":"x"}',
   },
+  zoom: { options: { secret: 'zoom-case' }, header: 'x-zm-signature', body: '{"event":"meeting.started"}' },
+  twitch: {
+    options: { secret: 'twitch-case-secret' },
+    header: 'Twitch-Eventsub-Message-Signature',
+    body: '{"subscription":{"type":"channel.follow"},"event":{}}',
+  },
+  meta: { options: { secret: 'meta-case' }, header: 'X-Hub-Signature-256', body: '{"object":"page"}' },
+  'azure-event-grid': {
+    options: { secret: 'eg-case-secret', secretIn: { header: 'X-Event-Secret' } },
+    header: 'X-Event-Secret',
+    body: '[{"id":"1","eventType":"x"}]',
+  },
+  square: {
+    options: { secret: 'square-case' },
+    header: 'x-square-hmacsha256-signature',
+    body: '{"event_id":"e1","type":"x"}',
+    url: 'https://hooks.example.com/square',
+  },
+  paddle: {
+    options: { secret: 'paddle-case' },
+    header: 'Paddle-Signature',
+    body: '{"event_id":"evt_1","event_type":"x"}',
+  },
+  'lemon-squeezy': {
+    options: { secret: 'ls-case' },
+    header: 'X-Signature',
+    body: '{"meta":{"event_name":"x"}}',
+  },
+  linear: {
+    options: { secret: 'linear-case' },
+    header: 'Linear-Signature',
+    body: `{"type":"Issue","action":"create","data":{"id":"1"},"createdAt":"2024-01-01T00:00:00.000Z","webhookTimestamp":${T * 1000}}`,
+  },
+  intercom: {
+    options: { secret: 'intercom-case' },
+    header: 'X-Hub-Signature',
+    body: '{"id":"notif_1","topic":"x"}',
+  },
+  hubspot: {
+    options: { secret: 'hubspot-case' },
+    header: 'X-HubSpot-Signature-v3',
+    body: '[{"eventId":1,"subscriptionType":"x"}]',
+    url: 'https://hooks.example.com/hubspot',
+  },
+  sendgrid: {
+    options: { secret: ecSpki, signingKey: ecPkcs8 },
+    header: 'X-Twilio-Email-Event-Webhook-Signature',
+    body: '[{"sg_event_id":"s1","event":"x"}]',
+  },
+  plaid: {
+    options: { secret: 'plaid-case', getKey: () => ecJwk, signingKey: ecPkcs8 },
+    header: 'Plaid-Verification',
+    body: '{"webhook_type":"ITEM","webhook_code":"ERROR"}',
+  },
+  okta: {
+    options: { secret: 'okta-case-secret' },
+    header: 'Authorization',
+    body: '{"data":{"events":[{"uuid":"u1","eventType":"x"}]}}',
+  },
 };
 
 /** Presets whose reference library rejects any change of case (hex compared as text, or base64). */
-const CASE_SENSITIVE: readonly PresetName[] = ['stripe', 'github', 'shopify', 'slack', 'twilio', 'svix'];
+const CASE_SENSITIVE: readonly PresetName[] = [
+  'stripe',
+  'github',
+  'shopify',
+  'slack',
+  'twilio',
+  'svix',
+  'zoom',
+  'twitch',
+  'meta',
+  'azure-event-grid',
+  'square',
+  'paddle',
+  'lemon-squeezy',
+  'linear',
+  'intercom',
+  'hubspot',
+  'sendgrid',
+  'plaid',
+  'okta',
+];
 
 /** Flips the case of the letters picked by `mask` (cycled over the value). */
 function recase(value: string, mask: readonly boolean[]): string {
@@ -110,7 +197,7 @@ function withValue(headers: Record<string, string>, name: string, value: string)
   return out;
 }
 
-describe.each(Object.keys(CASES) as PresetName[])('%s: a re-cased signature', (name) => {
+describe.each(Object.keys(CASES) as HeaderSigned[])('%s: a re-cased signature', (name) => {
   const c = CASES[name];
   const provider = providers[name];
   const scheme = provider.scheme({ ...c.options, now });
@@ -154,6 +241,46 @@ describe.each(Object.keys(CASES) as PresetName[])('%s: a re-cased signature', (n
       );
     },
   );
+});
+
+describe('secrets and signatures carried in the body, re-cased', () => {
+  it('microsoft-graph: a re-cased clientState is refused', async () => {
+    const scheme = providers['microsoft-graph'].scheme({ secret: 'Graph-Client-State' });
+    const body = (state: string) =>
+      JSON.stringify({ value: [{ changeType: 'created', clientState: state }] });
+    await scheme.verify({ headers: {}, body: body('Graph-Client-State') });
+    await fc.assert(
+      fc.asyncProperty(maskArb, async (mask) => {
+        const variant = recase('Graph-Client-State', mask);
+        fc.pre(variant !== 'Graph-Client-State');
+        expect(await attempt(() => scheme.verify({ headers: {}, body: body(variant) }))).toBeInstanceOf(
+          WebhookError,
+        );
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('mailgun: a re-cased signature.signature is refused', async () => {
+    const scheme = providers.mailgun.scheme({ secret: 'mailgun-case', now });
+    const signature = createHmac('sha256', 'mailgun-case').update(`${T}tok`).digest('hex');
+    const body = (value: string) =>
+      JSON.stringify({
+        signature: { timestamp: String(T), token: 'tok', signature: value },
+        'event-data': { id: '1', event: 'x' },
+      });
+    await scheme.verify({ headers: {}, body: body(signature) });
+    await fc.assert(
+      fc.asyncProperty(maskArb, async (mask) => {
+        const variant = recase(signature, mask);
+        fc.pre(variant !== signature);
+        expect(await attempt(() => scheme.verify({ headers: {}, body: body(variant) }))).toBeInstanceOf(
+          WebhookError,
+        );
+      }),
+      { numRuns: 50 },
+    );
+  });
 });
 
 describe('the reference libraries agree', () => {
