@@ -105,7 +105,9 @@ export function createSender<M extends EventMapBase>(
 
   const prepare = async (type: string, data: unknown, id: string | undefined) => {
     // Own keys only: `constructor` or `toString` must not find Object.prototype's members.
-    const event = Object.hasOwn(contract.events, type) ? contract.events[type as keyof M & string] : undefined;
+    const event = Object.hasOwn(contract.events, type)
+      ? contract.events[type as keyof M & string]
+      : undefined;
     if (!event) {
       throw new WebhookError('unknown_event', `"${type}" is not an event of the ${contract.name} contract`, {
         details: { event: type },

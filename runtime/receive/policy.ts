@@ -52,7 +52,8 @@ export function policyCheck(
 
   return (name, data, pointer, ids) => {
     const byEvent = o.validationByEvent;
-    const policy = (byEvent && Object.hasOwn(byEvent, name) ? byEvent[name] : undefined) ?? o.validation ?? 'strict';
+    const policy =
+      (byEvent && Object.hasOwn(byEvent, name) ? byEvent[name] : undefined) ?? o.validation ?? 'strict';
     const schema = events[name]?.schema;
     if (policy === 'off' || schema === undefined) return { data, issues: [] };
     const result = validate(schema, data, pointer);
