@@ -69,6 +69,7 @@ export async function startPortal(
     contract,
     key: PORTAL_KEY,
     examples: EXAMPLES,
+    descriptions: { 'pet.adopted': 'A pet found its home', 'pet.created': 'A pet was listed' },
     appName: 'Petstore webhooks',
     urlPolicy: LOCAL,
     onError: (error) => console.error(error),
