@@ -73,7 +73,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  */
 export async function checkAccessible(page: Page): Promise<void> {
   const report = await page.evaluate(() => {
-    const controls = [...document.querySelectorAll('input, select, textarea, button')].filter(
+    const controls = Array.from(document.querySelectorAll('input, select, textarea, button')).filter(
       (el) => (el as HTMLInputElement).type !== 'hidden',
     );
     const unnamed = controls
