@@ -41,7 +41,7 @@ describe.each(outboxFixtures)('gen-webhooks outbox on $name', (fixture) => {
     const io = memoryIo({}, clock.now);
     const code = await outboxCommand([...argv, ...db, '--json'], io);
     const [result] = io.jsonLines() as Record<string, unknown>[];
-    return { code, result: result as Record<string, never>, err: io.err() };
+    return { code, result: result as Record<string, unknown>, err: io.err() };
   };
 
   beforeAll(async () => {
