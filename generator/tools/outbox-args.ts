@@ -2,7 +2,8 @@
 import type { DeliveryStatus } from '@gen-webhooks/runtime';
 import { GeneratorError } from '../errors.js';
 import { type ParsedArgs, parseInteger, stringFlag } from './args.js';
-import type { DeliveryFilter, OpenOptions } from './outbox-store.js';
+import type { OpenOptions } from './outbox-open.js';
+import type { DeliveryFilter } from './outbox-store.js';
 
 const STATUSES: readonly DeliveryStatus[] = ['pending', 'delivering', 'succeeded', 'dead'];
 const AGE = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/;

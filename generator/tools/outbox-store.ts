@@ -1,11 +1,10 @@
 /**
  * The outbox as `gen-webhooks outbox` sees it: a SQLite file or a PostgreSQL database holding the
  * runtime's tables. Reads the operators need (counts, filtered listings across endpoints and tenants)
- * and the purge are SQL over those tables; a redelivery goes through the runtime's own `redeliver`,
+ * and the purge are SQL over those tables (outbox-sqlite.ts, outbox-postgres.ts; outbox-open.ts picks one); a redelivery goes through the runtime's own `redeliver`,
  * so the CLI resets a delivery exactly as the API does. Nothing is created: a database without the
  * outbox's tables is an error, not a new empty outbox.
  */
-import fs from 'node:fs';
 import type { DeliveryStatus, Outbox } from '@gen-webhooks/runtime';
 import { GeneratorError } from '../errors.js';
 
@@ -62,45 +61,6 @@ export interface OutboxAdmin {
   /** Deletes the matching finished deliveries with their attempts, and messages left without any. */
   purge(filter: DeliveryFilter): Promise<{ deliveries: number; messages: number }>;
   close(): Promise<void>;
-}
-
-export interface OpenOptions {
-  /** A SQLite file, `sqlite:`/`file:` + a path, or a `postgres://` URL. */
-  readonly target: string;
-  readonly schema: string;
-  readonly prefix: string;
-}
-
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-export async function openOutboxAdmin(command: string, options: OpenOptions): Promise<OutboxAdmin> {
-  for (const [flag, value] of [
-    ['schema', options.schema],
-    ['prefix', options.prefix],
-  ] as const) {
-    if (!IDENT.test(value)) {
-      throw new GeneratorError(
-        'invalid_argument',
-        `${command}: --${flag} ${JSON.stringify(value)} is not an SQL identifier`,
-        {
-          expected: 'letters, digits and _ (not first a digit)',
-        },
-      );
-    }
-  }
-  if (/^postgres(ql)?:\/\//i.test(options.target)) {
-    const { openPostgresAdmin } = await import('./outbox-postgres.js');
-    return openPostgresAdmin(command, options.target, options.schema, options.prefix);
-  }
-  const file = options.target.replace(/^(sqlite|file):(\/\/)?/i, '');
-  if (!fs.existsSync(file)) {
-    throw new GeneratorError('file_not_found', `${command}: no SQLite outbox at ${file}`, {
-      file,
-      expected: 'the SQLite file of sqliteOutbox(), or a postgres:// URL (--db or DATABASE_URL)',
-    });
-  }
-  const { openSqliteAdmin } = await import('./outbox-sqlite.js');
-  return openSqliteAdmin(command, file, options.prefix);
 }
 
 /** The driver, or an error that says which package to install. */

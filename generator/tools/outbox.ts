@@ -7,8 +7,8 @@
 import type { DeliveryStatus } from '@gen-webhooks/runtime';
 import { booleanFlag, parseToolArgs } from './args.js';
 import { filterOf, openOptions, statusFlag } from './outbox-args.js';
+import { openOutboxAdmin } from './outbox-open.js';
 import { deliveryJson, printDeliveries, printStats, statsJson } from './outbox-report.js';
-import { openOutboxAdmin } from './outbox-store.js';
 import { runTool, type ToolIo, writeJson } from './output.js';
 import { usageError } from './usage.js';
 
