@@ -132,6 +132,11 @@ describe.skipIf(skipBrowser)('portal in Chromium', () => {
     expect(await latest.locator('pre').textContent()).toBe('thanks');
     await checkAccessible(page);
     await screenshot(page, '07-delivery-succeeded');
+    // The same page on a phone: no sideways scrolling of the page (wide tables scroll in their region).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkAccessible(page);
+    await screenshot(page, '07-delivery-succeeded-phone');
+    await page.setViewportSize({ width: 1100, height: 800 });
 
     // Redeliver one, from the delivery page.
     await page.getByRole('button', { name: 'Redeliver' }).click();
@@ -172,6 +177,9 @@ describe.skipIf(skipBrowser)('portal in Chromium', () => {
     // Shown once: the endpoint page never shows it.
     await page.goto(endpointUrl);
     expect(await page.content()).not.toContain(secret);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkAccessible(page);
+    await screenshot(page, '10-endpoint-phone');
   }, 60_000);
 
   it("B, signed in with its own link, gets 404 for A's endpoint and delivery by URL (on a phone)", async () => {
