@@ -34,7 +34,6 @@ export async function openOutboxAdmin(command: string, options: OpenOptions): Pr
   const file = options.target.replace(/^(sqlite|file):(\/\/)?/i, '');
   if (!fs.existsSync(file)) {
     throw new GeneratorError('file_not_found', `${command}: no SQLite outbox at ${file}`, {
-      file,
       expected: 'the SQLite file of sqliteOutbox(), or a postgres:// URL (--db or DATABASE_URL)',
     });
   }

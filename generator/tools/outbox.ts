@@ -5,7 +5,7 @@
  * letters".
  */
 import type { DeliveryStatus } from '@gen-webhooks/runtime';
-import { booleanFlag, parseToolArgs } from './args.js';
+import { booleanFlag, type ParsedArgs, parseToolArgs } from './args.js';
 import { filterOf, openOptions, statusFlag } from './outbox-args.js';
 import { openOutboxAdmin } from './outbox-open.js';
 import { deliveryJson, printDeliveries, printStats, statsJson } from './outbox-report.js';
@@ -77,83 +77,93 @@ export function outboxCommand(argv: readonly string[], io: ToolIo): Promise<numb
       throw usageError(NAME, `unknown action ${JSON.stringify(action)} (stats, list, redeliver or purge)`);
     }
     if (extra.length > 0) throw usageError(NAME, `unexpected argument ${JSON.stringify(extra[0])}`);
-    const now = (io.now ?? Date.now)();
     const cmd = `${NAME} ${action}`;
-    if (action === 'purge' && args.values.limit !== undefined)
-      throw usageError(NAME, 'purge takes no --limit');
-    const filter =
-      action === 'stats'
-        ? undefined
-        : action === 'list'
-          ? filterOf(cmd, args, now, statusFlag(cmd, args), { fallback: 50, max: MAX_LIMIT })
-          : filterOf(cmd, args, now, statusFlag(cmd, args, FINISHED) ?? 'dead', { max: MAX_LIMIT });
-    const admin = await openOutboxAdmin(cmd, openOptions(cmd, args, io.env));
-    try {
-      if (action === 'stats') {
-        const tenant = typeof args.values.tenant === 'string' ? args.values.tenant : undefined;
-        const stats = await admin.stats(tenant);
-        if (json) writeJson(io, { ok: true, outbox: admin.label, ...statsJson(stats) });
-        else printStats(io, `${admin.kind} ${admin.label}`, stats, now);
-        return 0;
+    // Errors from here on name the action: `gen-webhooks outbox redeliver: …`.
+    return runTool(cmd, io, json, () => runAction(action, cmd, args, io, json));
+  });
+}
+
+async function runAction(
+  action: string,
+  cmd: string,
+  args: ParsedArgs,
+  io: ToolIo,
+  json: boolean,
+): Promise<number> {
+  const now = (io.now ?? Date.now)();
+  if (action === 'purge' && args.values.limit !== undefined) throw usageError(cmd, 'purge takes no --limit');
+  const filter =
+    action === 'stats'
+      ? undefined
+      : action === 'list'
+        ? filterOf(cmd, args, now, statusFlag(cmd, args), { fallback: 50, max: MAX_LIMIT })
+        : filterOf(cmd, args, now, statusFlag(cmd, args, FINISHED) ?? 'dead', { max: MAX_LIMIT });
+  const admin = await openOutboxAdmin(cmd, openOptions(cmd, args, io.env));
+  try {
+    if (action === 'stats') {
+      const tenant = typeof args.values.tenant === 'string' ? args.values.tenant : undefined;
+      const stats = await admin.stats(tenant);
+      if (json) writeJson(io, { ok: true, outbox: admin.label, ...statsJson(stats) });
+      else printStats(io, `${admin.kind} ${admin.label}`, stats, now);
+      return 0;
+    }
+    if (!filter) return 2;
+    if (action === 'list') {
+      const rows = await admin.list(filter);
+      if (json) writeJson(io, { ok: true, deliveries: rows.map(deliveryJson) });
+      else printDeliveries(io, rows, `${rows.length} ${rows.length === 1 ? 'delivery' : 'deliveries'}`);
+      return 0;
+    }
+    if (action === 'redeliver') {
+      const rows = await admin.list(filter);
+      const dryRun = booleanFlag(args, 'dry-run');
+      let redelivered = 0;
+      if (!dryRun) {
+        const scope = filter.tenant ? { tenant: filter.tenant } : undefined;
+        for (const row of rows)
+          redelivered += await admin.outbox.redeliver({ deliveryId: row.id }, now, scope);
       }
-      if (!filter) return 2;
-      if (action === 'list') {
-        const rows = await admin.list(filter);
-        if (json) writeJson(io, { ok: true, deliveries: rows.map(deliveryJson) });
-        else printDeliveries(io, rows, `${rows.length} ${rows.length === 1 ? 'delivery' : 'deliveries'}`);
-        return 0;
-      }
-      if (action === 'redeliver') {
-        const rows = await admin.list(filter);
-        const dryRun = booleanFlag(args, 'dry-run');
-        let redelivered = 0;
-        if (!dryRun) {
-          const scope = filter.tenant ? { tenant: filter.tenant } : undefined;
-          for (const row of rows)
-            redelivered += await admin.outbox.redeliver({ deliveryId: row.id }, now, scope);
-        }
-        if (json)
-          writeJson(io, {
-            ok: true,
-            dryRun,
-            matched: rows.length,
-            redelivered,
-            deliveries: rows.map(deliveryJson),
-          });
-        else {
-          printDeliveries(
-            io,
-            rows,
-            dryRun ? `${rows.length} would be queued again (dry run)` : `${redelivered} queued again`,
-          );
-        }
-        return 0;
-      }
-      // purge
-      if (!booleanFlag(args, 'yes')) {
-        const matched = (await admin.list(filter)).length;
-        if (json) writeJson(io, { ok: true, dryRun: true, matched, deleted: 0 });
-        else
-          io.stdout.write(
-            `${matched} ${filter.status} deliveries would be deleted; run again with --yes to delete them\n`,
-          );
-        return 0;
-      }
-      const purged = await admin.purge(filter);
       if (json)
         writeJson(io, {
           ok: true,
-          dryRun: false,
-          deleted: purged.deliveries,
-          messagesDeleted: purged.messages,
+          dryRun,
+          matched: rows.length,
+          redelivered,
+          deliveries: rows.map(deliveryJson),
         });
+      else {
+        printDeliveries(
+          io,
+          rows,
+          dryRun ? `${rows.length} would be queued again (dry run)` : `${redelivered} queued again`,
+        );
+      }
+      return 0;
+    }
+    // purge
+    if (!booleanFlag(args, 'yes')) {
+      const matched = (await admin.list(filter)).length;
+      if (json) writeJson(io, { ok: true, dryRun: true, matched, deleted: 0 });
       else
         io.stdout.write(
-          `deleted ${purged.deliveries} ${filter.status} deliveries (and ${purged.messages} messages)\n`,
+          `${matched} ${filter.status} deliveries would be deleted; run again with --yes to delete them\n`,
         );
       return 0;
-    } finally {
-      await admin.close();
     }
-  });
+    const purged = await admin.purge(filter);
+    if (json)
+      writeJson(io, {
+        ok: true,
+        dryRun: false,
+        deleted: purged.deliveries,
+        messagesDeleted: purged.messages,
+      });
+    else
+      io.stdout.write(
+        `deleted ${purged.deliveries} ${filter.status} deliveries (and ${purged.messages} messages)\n`,
+      );
+    return 0;
+  } finally {
+    await admin.close();
+  }
 }
