@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   replay: async () => (await import('./commands/replay.js')).command,
   listen: async () => (await import('./commands/listen.js')).command,
   'mock-receiver': async () => (await import('./commands/mock-receiver.js')).command,
+  outbox: async () => (await import('./commands/outbox.js')).command,
 };
 
 async function usage(): Promise<string> {

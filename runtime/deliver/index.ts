@@ -48,6 +48,7 @@ export {
 export {
   type AttemptEvent,
   createWorker,
+  type DeadLetterThresholdEvent,
   type DeliveryWorker,
   type DeliveryWorkerOptions,
   type RunSummary,

@@ -56,6 +56,13 @@ export interface DeliveryWorkerOptions {
   readonly minRetryAfterMs?: number;
   readonly maxRetryAfterMs?: number;
   readonly onEndpointDisabled?: (endpoint: Endpoint, reason: DisabledReason) => void | Promise<void>;
+  /**
+   * Called when a delivery is dead-lettered and its endpoint then holds at least
+   * `deadLetterThreshold` dead letters: once per endpoint per worker, and again only after the
+   * endpoint's dead letters dropped below the threshold (e.g. were redelivered). Needs both options.
+   */
+  readonly onDeadLetterThreshold?: (event: DeadLetterThresholdEvent) => void | Promise<void>;
+  readonly deadLetterThreshold?: number;
   /** Called after each recorded attempt (metrics, logs). */
   readonly onAttempt?: (event: AttemptEvent) => void;
   /** Errors of the loop itself (database down, a hook threw). Default: `console.error`. */
@@ -71,6 +78,13 @@ export interface DeliveryWorkerOptions {
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly rng?: () => number;
+}
+
+export interface DeadLetterThresholdEvent {
+  readonly endpoint: Endpoint;
+  readonly threshold: number;
+  /** The delivery whose dead-lettering crossed the threshold. */
+  readonly deliveryId: string;
 }
 
 export interface RunSummary {
@@ -124,6 +138,12 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const schemes = new SchemeCache();
   const targets = new TargetCache(options.dnsCacheMs ?? 30_000);
   const onError = options.onError ?? ((error: unknown) => console.error('gen-webhooks worker:', error));
+  const deadLetterThreshold =
+    options.onDeadLetterThreshold === undefined
+      ? undefined
+      : positiveInt(options.deadLetterThreshold, 1, 'deadLetterThreshold');
+  /** Endpoints already reported at or above the threshold (reset when a later count is below it). */
+  const overThreshold = new Set<string>();
 
   const inFlight = new Set<Promise<void>>();
   const perEndpointInFlight = new Map<string, number>();
@@ -198,7 +218,23 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
         onError(error);
       }
     }
+    if (resolution.kind === 'dead' && result.applied && deadLetterThreshold !== undefined) {
+      await checkDeadLetters(delivery, deadLetterThreshold).catch(onError);
+    }
     return resolution;
+  };
+
+  // Counts only up to the threshold, and only when a delivery has just died: rare, and bounded.
+  const checkDeadLetters = async (delivery: ClaimedDelivery, threshold: number) => {
+    const endpoint = delivery.endpoint;
+    const dead = await outbox.listDeliveries({ endpointId: endpoint.id, status: 'dead', limit: threshold });
+    if (dead.length < threshold) {
+      overThreshold.delete(endpoint.id);
+      return;
+    }
+    if (overThreshold.has(endpoint.id)) return;
+    overThreshold.add(endpoint.id);
+    await options.onDeadLetterThreshold?.({ endpoint, threshold, deliveryId: delivery.id });
   };
 
   const claim = (limit: number) => {

@@ -12,13 +12,14 @@
  *   POST   /webhooks/{id}/enable          → 200 endpoint
  *   GET    /webhooks/{id}/deliveries      ?limit= → 200 { data: [attempt] }
  *   POST   /webhooks/{id}/redeliver       { messageId } | { from?, to? } → 202 { redelivered }
+ *   GET    /webhooks/dead-letters         ?endpoint=&limit= → 200 { data: [delivery] } (every endpoint's)
  *
  * `authorize` is required and names the caller's tenant; every route sees that tenant's endpoints
  * only, and another tenant's id answers 404 like an unknown one.
  *
  * Errors are JSON `{ error: { code, message, details } }` with the `WebhookError` status.
  */
-import type { AttemptRecord } from '../deliver/outbox.js';
+import type { AttemptRecord, Delivery } from '../deliver/outbox.js';
 import { isWebhookError, WebhookError } from '../errors.js';
 import { type Authorize, authenticate, requireAuthorize } from './authorize.js';
 import {
@@ -79,6 +80,19 @@ export function createManagementHandler(
       if (method === 'GET') return json(200, { data: await manager.list() });
       return notAllowed('GET, POST');
     }
+    // Endpoint ids are `ep_…`: this name cannot be one.
+    if (id === DEAD_LETTERS && action === undefined) {
+      if (method !== 'GET') return notAllowed('GET');
+      const endpointId = url.searchParams.get('endpoint') || undefined;
+      if (endpointId !== undefined) await manager.get(endpointId); // another tenant's: 404
+      const dead = await options.outbox.listDeliveries({
+        tenant,
+        status: 'dead',
+        limit: limitOf(url),
+        ...(endpointId !== undefined ? { endpointId } : {}),
+      });
+      return json(200, { data: dead.map(deliveryView) });
+    }
     if (action === undefined) {
       if (method === 'GET') return json(200, await manager.get(id));
       if (method === 'PATCH') {
@@ -108,12 +122,7 @@ export function createManagementHandler(
         return json(200, await manager.enable(id));
       case 'deliveries': {
         if (method !== 'GET') return notAllowed('GET');
-        const limitText = url.searchParams.get('limit');
-        const limit = limitText === null ? 50 : Number(limitText);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
-          throw new WebhookError('invalid_argument', 'limit must be an integer from 1 to 500');
-        }
-        return json(200, { data: (await manager.attempts(id, limit)).map(attemptView) });
+        return json(200, { data: (await manager.attempts(id, limitOf(url))).map(attemptView) });
       }
       case 'redeliver': {
         if (method !== 'POST') return notAllowed('POST');
@@ -147,6 +156,31 @@ export function createManagementHandler(
       }
       return json(500, { error: { code: 'internal_error', message: 'Internal error', details: {} } });
     }
+  };
+}
+
+const DEAD_LETTERS = 'dead-letters';
+
+function limitOf(url: URL): number {
+  const limitText = url.searchParams.get('limit');
+  const limit = limitText === null ? 50 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
+    throw new WebhookError('invalid_argument', 'limit must be an integer from 1 to 500');
+  }
+  return limit;
+}
+
+function deliveryView(d: Delivery) {
+  return {
+    id: d.id,
+    messageId: d.messageId,
+    endpointId: d.endpointId,
+    eventType: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    lastError: d.lastError ?? null,
+    createdAt: new Date(d.createdAt).toISOString(),
+    finishedAt: d.finishedAt === undefined ? null : new Date(d.finishedAt).toISOString(),
   };
 }
 

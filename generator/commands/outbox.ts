@@ -1,0 +1,10 @@
+/** `gen-webhooks outbox`: stats, dead letters and their replay, against a sender's outbox. */
+import type { Command } from '../cli.js';
+import { OUTBOX_HELP, outboxCommand } from '../tools/outbox.js';
+import { processIo } from '../tools/output.js';
+
+export const command: Command = {
+  summary: 'Outbox stats, dead letters across endpoints, redelivery and purge (SQLite or PostgreSQL)',
+  help: OUTBOX_HELP,
+  run: (argv) => outboxCommand(argv, processIo()),
+};
