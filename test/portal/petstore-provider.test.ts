@@ -158,7 +158,7 @@ describe('examples/petstore-provider', () => {
     expect(page).toContain('Account <strong>acme</strong>');
   });
 
-  it('runs its workers on the contract’s schedule (10 attempts, 1 s doubling) with a 5 s timeout', async () => {
+  it('runs its workers on the seed’s schedule (the first attempt and 10 retries, 1 s doubling to 512 s) with a 5 s timeout', async () => {
     const { ATTEMPT_TIMEOUT_MS, WORKERS } = await import('../../examples/petstore-provider/provider.js');
     const { contract } = await import('../../generated/petstore-openapi/index.js');
     expect(ATTEMPT_TIMEOUT_MS).toBe(5000);
@@ -168,8 +168,8 @@ describe('examples/petstore-provider', () => {
       initialDelay: 1,
       factor: 2,
       maxDelay: 512,
-      maxAttempts: 10,
+      maxAttempts: 11,
     });
-    expect(attemptDelays(contract.retry as never)).toEqual([0, 1, 2, 4, 8, 16, 32, 64, 128, 256]);
+    expect(attemptDelays(contract.retry as never)).toEqual([0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
   });
 });
