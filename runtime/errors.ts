@@ -35,6 +35,8 @@ export type WebhookErrorCode =
   | 'redirect'
   | 'http_error'
   | 'endpoint_disabled'
+  /** Endpoint verification failed: the endpoint did not acknowledge the challenge or handshake. */
+  | 'endpoint_unverified'
   | 'tenant_required'
   | 'not_found'
   | 'invalid_argument'
@@ -69,6 +71,7 @@ export const STATUS_BY_CODE: Readonly<Record<WebhookErrorCode, number>> = {
   redirect: 502,
   http_error: 502,
   endpoint_disabled: 409,
+  endpoint_unverified: 422,
   tenant_required: 400,
   not_found: 404,
   invalid_argument: 400,

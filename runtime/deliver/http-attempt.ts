@@ -27,6 +27,8 @@ export interface AttemptInput {
   readonly timeoutMs: number;
   readonly agents?: HttpAgents;
   readonly maxResponseBytes?: number;
+  /** Default `POST`; endpoint verification sends the CloudEvents `OPTIONS` handshake. */
+  readonly method?: 'POST' | 'OPTIONS';
 }
 
 export interface AttemptResponse {
@@ -247,7 +249,7 @@ export function sendAttempt(input: AttemptInput): Promise<AttemptResponse> {
       hostname: target.host,
       port: plan.port,
       path: plan.path,
-      method: 'POST',
+      method: input.method ?? 'POST',
       headers,
       agent: plan.https ? agents.https : agents.http,
       // TLS SNI and certificate checks use the host name; only the socket goes to the pinned address.

@@ -12,7 +12,8 @@ export interface EndpointSecret {
   readonly expiresAt?: number;
 }
 
-export type DisabledReason = 'gone' | 'consecutive_failures' | 'manual';
+/** `unverified`: registered with endpoint verification on, and not (yet) verified. */
+export type DisabledReason = 'gone' | 'consecutive_failures' | 'manual' | 'unverified';
 
 /**
  * Narrows a call to one tenant's endpoints (and their deliveries and attempts): another tenant's rows

@@ -7,10 +7,13 @@
  */
 import type { Contract, EventMapBase } from '../contract.js';
 import type { AttemptRecord, Endpoint, EndpointPatch, Outbox } from '../deliver/outbox.js';
+import { randomId } from '../deliver/random-id.js';
 import { generateEndpointSecret } from '../deliver/secrets.js';
 import { resolveTenant } from '../deliver/tenant.js';
 import { checkUrl, compileUrlPolicy, resolveTarget, type UrlPolicy } from '../deliver/url-policy.js';
 import { WebhookError } from '../errors.js';
+import { createVerifier, type VerificationOption } from './verify-endpoint.js';
+import { createVerified, verifyNewUrl, verifyStored } from './verify-flow.js';
 import { type EndpointView, toEndpointView } from './view.js';
 
 export { type EndpointView, toEndpointView } from './view.js';
@@ -33,6 +36,12 @@ export interface EndpointManagerOptions {
   readonly rotationOverlapMs?: number;
   readonly now?: () => number;
   readonly generateSecret?: () => string;
+  /**
+   * Verify an endpoint before it is enabled (docs/sender.md, "Endpoint verification"): `'event'` (a
+   * signed `webhook.verification` challenge to echo) or `{ mode: 'cloudevents', origin }` (the
+   * CloudEvents `OPTIONS` handshake). Default `'none'`: registered endpoints are enabled at once.
+   */
+  readonly verification?: VerificationOption;
 }
 
 export interface RegisterInput {
@@ -61,7 +70,10 @@ export interface EndpointManager {
   update(id: string, input: UpdateInput): Promise<EndpointView>;
   remove(id: string): Promise<void>;
   rotateSecret(id: string, overlapMs?: number): Promise<{ secret: string; previousSecretExpiresAt: string }>;
+  /** With verification on, an endpoint disabled as `unverified` is verified first (`endpoint_unverified` on failure). */
   enable(id: string): Promise<EndpointView>;
+  /** Runs the verification again; success enables an endpoint disabled as `unverified`. */
+  verify(id: string): Promise<EndpointView>;
   attempts(id: string, limit?: number): Promise<AttemptRecord[]>;
   redeliver(id: string, target: { messageId: string } | { from?: number; to?: number }): Promise<number>;
 }
@@ -78,6 +90,11 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
   const policy = compileUrlPolicy(options.urlPolicy);
   const overlapDefault = options.rotationOverlapMs ?? DEFAULT_ROTATION_OVERLAP_MS;
   const newSecret = options.generateSecret ?? (() => generateEndpointSecret(contract?.signature));
+  const verifier = createVerifier(options.verification, {
+    signature: contract?.signature ?? { kind: 'standard-webhooks' },
+    policy,
+    now,
+  });
 
   const checkEvents = (events: readonly string[]) => {
     if (events.length === 0)
@@ -112,17 +129,18 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
         checkEvents(input.events);
         const url = await checkTarget(input.url);
         const secret = newSecret();
-        const endpoint = await outbox.createEndpoint(
-          {
-            tenant,
-            url,
-            events: [...new Set(input.events)],
-            secret,
-            ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit } : {}),
-            ...(input.description !== undefined ? { description: input.description } : {}),
-          },
-          now(),
-        );
+        const fields = {
+          tenant,
+          url,
+          events: [...new Set(input.events)],
+          secret,
+          ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+        };
+        const endpoint =
+          verifier.mode === 'none'
+            ? await outbox.createEndpoint(fields, now())
+            : await createVerified(outbox, verifier, { ...fields, id: randomId('ep') }, now);
         return { endpoint: toEndpointView(endpoint), secret };
       },
       async list() {
@@ -133,11 +151,18 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
       },
       async update(id, input) {
         if (input.events !== undefined) checkEvents(input.events);
+        const url = input.url !== undefined ? await checkTarget(input.url) : undefined;
+        let rateLimit = input.rateLimit;
+        if (url !== undefined && verifier.mode !== 'none') {
+          // A new URL is verified before it is stored: verification cannot be bypassed by a PATCH.
+          const endpoint = await found(id);
+          if (url !== endpoint.url) rateLimit = await verifyNewUrl(verifier, endpoint, url, rateLimit);
+        }
         const patch: EndpointPatch = {
-          ...(input.url !== undefined ? { url: await checkTarget(input.url) } : {}),
+          ...(url !== undefined ? { url } : {}),
           ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
-          ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit } : {}),
+          ...(rateLimit !== undefined ? { rateLimit } : {}),
         };
         const endpoint = await outbox.updateEndpoint(id, patch, now(), scope);
         if (!endpoint) throw missing(id);
@@ -157,9 +182,18 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
         return { secret, previousSecretExpiresAt: new Date(at + overlapMs).toISOString() };
       },
       async enable(id) {
+        if (verifier.mode !== 'none') {
+          const stored = await found(id);
+          if (stored.disabledReason === 'unverified') {
+            return toEndpointView(await verifyStored(outbox, verifier, stored, now, scope));
+          }
+        }
         const endpoint = await outbox.enableEndpoint(id, now(), scope);
         if (!endpoint) throw missing(id);
         return toEndpointView(endpoint);
+      },
+      async verify(id) {
+        return toEndpointView(await verifyStored(outbox, verifier, await found(id), now, scope));
       },
       async attempts(id, limit = 50) {
         await found(id);

@@ -10,6 +10,7 @@
  *   DELETE /webhooks/{id}                 → 204
  *   POST   /webhooks/{id}/rotate-secret   { overlapSeconds? } → 200 { secret, previousSecretExpiresAt }
  *   POST   /webhooks/{id}/enable          → 200 endpoint
+ *   POST   /webhooks/{id}/verify          → 200 endpoint | 422 endpoint_unverified (verification on)
  *   GET    /webhooks/{id}/deliveries      ?limit= → 200 { data: [attempt] }
  *   POST   /webhooks/{id}/redeliver       { messageId } | { from?, to? } → 202 { redelivered }
  *   GET    /webhooks/dead-letters         ?endpoint=&limit= → 200 { data: [delivery] } (every endpoint's)
@@ -120,6 +121,9 @@ export function createManagementHandler(
       case 'enable':
         if (method !== 'POST') return notAllowed('POST');
         return json(200, await manager.enable(id));
+      case 'verify':
+        if (method !== 'POST') return notAllowed('POST');
+        return json(200, await manager.verify(id));
       case 'deliveries': {
         if (method !== 'GET') return notAllowed('GET');
         return json(200, { data: (await manager.attempts(id, limitOf(url))).map(attemptView) });

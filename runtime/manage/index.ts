@@ -16,3 +16,8 @@ export {
   type UpdateInput,
 } from './endpoints.js';
 export { createManagementHandler, type ManagementHandlerOptions } from './handler.js';
+export {
+  DEFAULT_VERIFICATION_TIMEOUT_MS,
+  VERIFICATION_EVENT,
+  type VerificationOption,
+} from './verify-endpoint.js';
