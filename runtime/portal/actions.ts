@@ -4,6 +4,7 @@
  * the form again with the problem, or a secret shown once.
  */
 import { isWebhookError, WebhookError } from '../errors.js';
+import type { EndpointView } from '../manage/view.js';
 import { type Call, type Outcome, type PortalDeps, pageOf, redirect, scopeOf } from './deps.js';
 import { listField, textField } from './forms.js';
 import { pathOf } from './html.js';
@@ -19,6 +20,7 @@ const FORM_ERRORS = new Set([
   'dns_failure',
   'unknown_event',
   'invalid_argument',
+  'endpoint_unverified',
 ]);
 
 function formValues(form: URLSearchParams): FormValues {
@@ -68,9 +70,16 @@ export async function runAction(
         events: values.events,
         ...(values.description !== '' ? { description: values.description } : {}),
       });
-      return pageOf(secretOnce(ctx, endpoint, secret), 201);
+      const verified = endpoint.enabled && deps.verifies;
+      return pageOf(secretOnce(ctx, endpoint, secret, undefined, verified ? { ok: true } : undefined), 201);
     } catch (error) {
       if (!isWebhookError(error) || !FORM_ERRORS.has(error.code)) throw error;
+      const { endpoint, secret } = error.details;
+      if (error.code === 'endpoint_unverified' && !existing && typeof secret === 'string' && endpoint) {
+        // Registered but disabled: the secret is still shown once, with why it is not enabled.
+        const failed = { ok: false, message: error.message };
+        return pageOf(secretOnce(ctx, endpoint as EndpointView, secret, undefined, failed), 422);
+      }
       const field = error.code === 'unknown_event' || error.details.field === 'events' ? 'events' : 'url';
       const shown = { values, error: error.message, errorField: field };
       return pageOf(

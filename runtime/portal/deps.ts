@@ -13,6 +13,8 @@ export interface PortalDeps {
   readonly sender: Sender<any>;
   readonly catalog: Catalog;
   readonly now: () => number;
+  /** Endpoint verification is on: a registration's page says whether it passed. */
+  readonly verifies?: boolean;
 }
 
 /** A page to answer with (status 200 unless given) or a redirect to a path under the portal. */

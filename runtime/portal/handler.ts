@@ -15,6 +15,7 @@ import { createSender, type Sender } from '../deliver/sender.js';
 import type { UrlPolicy } from '../deliver/url-policy.js';
 import { isWebhookError, WebhookError } from '../errors.js';
 import { managerFactory } from '../manage/endpoints.js';
+import type { VerificationOption } from '../manage/verify-endpoint.js';
 import { runAction } from './actions.js';
 import { buildCatalog } from './catalog.js';
 import type { Call, Outcome, PortalDeps } from './deps.js';
@@ -51,6 +52,8 @@ export interface PortalOptions<M extends EventMapBase = EventMapBase> {
   readonly urlPolicy?: UrlPolicy;
   readonly resolveOnRegister?: boolean;
   readonly rotationOverlapMs?: number;
+  /** Endpoint verification before an endpoint is enabled, as for the management API (default `'none'`). */
+  readonly verification?: VerificationOption;
   /** Largest accepted form. Default 64 KiB. */
   readonly maxBodyBytes?: number;
   /** Sends test events. Default `createSender(contract, { outbox })`. */
@@ -79,6 +82,7 @@ export function createPortalHandler<M extends EventMapBase>(
       ...(options.urlPolicy ? { urlPolicy: options.urlPolicy } : {}),
       ...(options.resolveOnRegister !== undefined ? { resolveOnRegister: options.resolveOnRegister } : {}),
       ...(options.rotationOverlapMs !== undefined ? { rotationOverlapMs: options.rotationOverlapMs } : {}),
+      ...(options.verification !== undefined ? { verification: options.verification } : {}),
     }),
     sender: options.sender ?? createSender(options.contract, { outbox: options.outbox, now }),
     catalog: buildCatalog(
@@ -87,6 +91,7 @@ export function createPortalHandler<M extends EventMapBase>(
       options.descriptions,
     ),
     now,
+    verifies: (options.verification ?? 'none') !== 'none',
   };
   const cookieFor = (url: URL) => ({ path: base, secure: options.secureCookie ?? url.protocol === 'https:' });
   const fail = (status: number, title: string, text: string, ctx?: ViewContext) =>

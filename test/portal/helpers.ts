@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Outbox } from '../../runtime/deliver/outbox.js';
 import { sqliteOutbox } from '../../runtime/deliver/sqlite-outbox.js';
 import { createWorker, type DeliveryWorker } from '../../runtime/deliver/worker.js';
+import type { VerificationOption } from '../../runtime/manage/verify-endpoint.js';
 import { createPortalHandler } from '../../runtime/portal/handler.js';
 import { createPortalLink } from '../../runtime/portal/link.js';
 import { toNodeListener } from '../../runtime/portal/node-listener.js';
@@ -56,7 +57,7 @@ export interface PortalFixture {
  * retry on the page, short enough to see the delivery dead-lettered.
  */
 export async function startPortal(
-  options: { now?: () => number; retry?: readonly number[] } = {},
+  options: { now?: () => number; retry?: readonly number[]; verification?: VerificationOption } = {},
 ): Promise<PortalFixture> {
   const dir = tempDir('portal');
   const outbox = sqliteOutbox(path.join(dir, 'outbox.db'), { tenancy: 'multi' });
@@ -74,6 +75,7 @@ export async function startPortal(
     urlPolicy: LOCAL,
     onError: (error) => console.error(error),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.verification ? { verification: options.verification } : {}),
   });
   const server = http.createServer(toNodeListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

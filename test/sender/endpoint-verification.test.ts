@@ -334,3 +334,56 @@ describe('verification options', () => {
     await outbox.close();
   });
 });
+
+describe('verification in the portal', () => {
+  it('the add-endpoint page says whether the endpoint verified; Enable verifies again', async () => {
+    const { PortalClient, startPortal } = await import('../portal/helpers.js');
+    let echo = true;
+    const server = await startServer(async (req, res) => {
+      const body = (await readBody(req)).toString();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(echo ? (JSON.parse(body) as { data: { challenge: string } }).data.challenge : 'hello');
+    });
+    const portal = await startPortal({ verification: 'event' });
+    try {
+      const client = new PortalClient(portal);
+      await client.open(portal.link('acme'));
+      const add = async () =>
+        client.post('/webhooks/portal/endpoints', {
+          _csrf: await client.csrf(),
+          url: `${server.url}/hook`,
+          events: ['pet.adopted'],
+        });
+      const ok = await add();
+      expect(ok.status).toBe(201);
+      const okPage = await ok.text();
+      expect(okPage).toContain('Verified: the endpoint acknowledged');
+      expect(okPage).toMatch(/class="secret" readonly value="whsec_/);
+
+      echo = false;
+      const refused = await add();
+      expect(refused.status).toBe(422);
+      const page = await refused.text();
+      expect(page).toContain('Not verified');
+      expect(page).toContain('without echoing the challenge');
+      expect(page).toMatch(/class="secret" readonly value="whsec_/);
+      const stored = (await portal.outbox.listEndpoints({ tenant: 'acme' })).find((e) => !e.enabled);
+      expect(stored?.disabledReason).toBe('unverified');
+      const id = stored?.id as string;
+      expect((await client.get(`/webhooks/portal/endpoints/${id}`)).status).toBe(200);
+      expect(await (await client.get(`/webhooks/portal/endpoints/${id}`)).text()).toContain(
+        'not verified yet',
+      );
+
+      const enable = async () =>
+        client.post(`/webhooks/portal/endpoints/${id}/enable`, { _csrf: await client.csrf() });
+      expect((await enable()).status).toBe(422);
+      echo = true;
+      expect((await enable()).status).toBe(303);
+      expect((await portal.outbox.getEndpoint(id))?.enabled).toBe(true);
+    } finally {
+      await portal.close();
+      await server.close();
+    }
+  });
+});

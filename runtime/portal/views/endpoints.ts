@@ -14,6 +14,7 @@ const stateOf = (e: EndpointView): Html =>
 function reasonText(reason: string): string {
   if (reason === 'gone') return 'answered 410 Gone';
   if (reason === 'consecutive_failures') return 'too many failures in a row';
+  if (reason === 'unverified') return 'not verified yet';
   return 'by you';
 }
 

@@ -9,12 +9,20 @@ export function secretOnce(
   endpoint: EndpointView,
   secret: string,
   rotation?: { readonly previousSecretExpiresAt: string },
+  verification?: { readonly ok: boolean; readonly message?: string },
 ): Html {
   return framed(
     ctx,
     'Signing secret',
     'endpoints',
     html`<h1>${rotation ? 'New signing secret' : 'Endpoint added'}</h1>
+${
+  verification?.ok === true
+    ? html`<p class="notice" role="status">Verified: the endpoint acknowledged the verification request and is enabled.</p>`
+    : verification
+      ? html`<p class="error" role="alert">Not verified — the endpoint stays disabled until it acknowledges: ${verification.message ?? ''}. Fix your receiver, then press “Enable” on the endpoint’s page to verify again.</p>`
+      : ''
+}
 <p>Copy the signing secret now and store it with your receiver: <strong>it is shown only once</strong>.</p>
 <label for="secret">Signing secret for <span class="break">${endpoint.url}</span></label>
 <input type="text" id="secret" class="secret" readonly value="${secret}" autocomplete="off" spellcheck="false">
