@@ -77,7 +77,10 @@ export function createVerifier(
     return { mode: 'event', verify: (target) => verifyByEvent(target, { ...context, timeoutMs }) };
   }
   if (config.mode !== 'cloudevents') {
-    throw new WebhookError('invalid_config', `Unknown verification mode "${String((config as { mode: unknown }).mode)}"`);
+    throw new WebhookError(
+      'invalid_config',
+      `Unknown verification mode "${String((config as { mode: unknown }).mode)}"`,
+    );
   }
   if (typeof config.origin !== 'string' || !/^[\x21-\x7e]{1,253}$/.test(config.origin)) {
     throw new WebhookError(
