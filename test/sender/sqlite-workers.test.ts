@@ -114,8 +114,14 @@ describe('several worker processes on one SQLite file', () => {
     cleanups.push(async () => {
       for (const c of children) await stop(c.process, 'SIGKILL');
     });
-    // Once a third has arrived, kill one worker mid-delivery and start a replacement.
+    // Once a third has arrived, kill one worker mid-delivery and start a replacement. On a loaded
+    // machine w0 may be between batches at that moment, so wait (bounded) until it holds leases.
+    const heldBy = async (owner: string) =>
+      (await outbox.listDeliveries({ status: 'delivering', limit: 10_000 })).filter(
+        (d) => d.leaseOwner === owner,
+      ).length;
     for (let i = 0; i < 200 && received.size < N / 3; i++) await sleep(20);
+    for (let i = 0; i < 500 && (await heldBy('w0')) === 0; i++) await sleep(2);
     const killed = children[0] as Child;
     const receivedAtKill = received.size;
     await stop(killed.process, 'SIGKILL');
