@@ -40,6 +40,9 @@ describe('github preset', () => {
       'sha256=',
       `sha256=${digest.slice(2)}`,
       `sha256=${'z'.repeat(64)}`,
+      // The same digest in upper case is another text (octokit compares text): not a second spelling.
+      `sha256=${digest.toUpperCase()}`,
+      `sha256=${digest}00`,
     ]) {
       await expectCode(
         () => scheme.verify({ headers: { 'X-Hub-Signature-256': value }, body }),
