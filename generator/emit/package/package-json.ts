@@ -1,0 +1,57 @@
+/**
+ * package.json of an SDK package: ESM only, `exports` with types first, `sideEffects: false`, zod as
+ * a peer (the app brings its one copy) and the runtime as a dependency — or none with
+ * `--runtime inline`, where the runtime is part of dist/. `./fixtures` is a separate entry so test
+ * data never reaches an app's bundle or its tsc; `./runtime` re-exports the runtime (adapters,
+ * stores, WebhookError) so apps never import a package they did not install.
+ */
+import type { ContractModel } from '../../model.js';
+import type { PackageInfo } from './info.js';
+
+export interface ResolvedPackage {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  readonly license: string;
+  readonly repository?: PackageInfo['repository'];
+  readonly author?: string;
+}
+
+function entry(base: string): { types: string; default: string } {
+  return { types: `./dist/${base}.d.ts`, default: `./dist/${base}.js` };
+}
+
+export function defaultDescription(model: ContractModel): string {
+  return `Typed webhooks for ${model.title}: event types, zod schemas, a verifying receiver and a sender.`;
+}
+
+export function emitPackageJson(
+  pkg: ResolvedPackage,
+  options: { readonly runtime: 'package' | 'inline'; readonly runtimeVersion: string },
+): string {
+  const json: Record<string, unknown> = {
+    name: pkg.name,
+    version: pkg.version,
+    description: pkg.description,
+    license: pkg.license,
+    ...(pkg.author === undefined ? {} : { author: pkg.author }),
+    ...(pkg.repository === undefined ? {} : { repository: pkg.repository }),
+    type: 'module',
+    sideEffects: false,
+    exports: {
+      '.': entry('index'),
+      './fixtures': entry('fixtures'),
+      './runtime': entry('runtime'),
+      './package.json': './package.json',
+    },
+    types: './dist/index.d.ts',
+    files: ['dist', 'README.md', 'LICENSE', 'CHANGELOG.md'],
+    engines: { node: '>=20' },
+    scripts: { test: 'node --test test/' },
+    peerDependencies: { zod: '^4' },
+    ...(options.runtime === 'package'
+      ? { dependencies: { '@gen-webhooks/runtime': `^${options.runtimeVersion}` } }
+      : {}),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
