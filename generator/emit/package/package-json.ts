@@ -21,6 +21,16 @@ function entry(base: string): { types: string; default: string } {
   return { types: `./dist/${base}.d.ts`, default: `./dist/${base}.js` };
 }
 
+/** npm's shorthands (`github:org/repo`, `org/repo`) stay; a URL becomes `{ type: 'git', url: 'git+…' }`. */
+function repositoryField(repository: NonNullable<PackageInfo['repository']>): PackageInfo['repository'] {
+  if (typeof repository !== 'string') return repository;
+  if (/^(?:(?:github|gitlab|bitbucket|gist):)?[\w.-]+\/[\w.-]+$/.test(repository)) return repository;
+  if (!/^https?:\/\//.test(repository)) return { type: 'git', url: repository };
+  const known = /^https?:\/\/(?:github\.com|gitlab\.com|bitbucket\.org)\/[^/]+\/[^/]+?\/?$/.test(repository);
+  const url = known && !repository.endsWith('.git') ? `${repository.replace(/\/$/, '')}.git` : repository;
+  return { type: 'git', url: `git+${url}` };
+}
+
 export function defaultDescription(model: ContractModel): string {
   return `Typed webhooks for ${model.title}: event types, zod schemas, a verifying receiver and a sender.`;
 }
@@ -35,7 +45,7 @@ export function emitPackageJson(
     description: pkg.description,
     license: pkg.license,
     ...(pkg.author === undefined ? {} : { author: pkg.author }),
-    ...(pkg.repository === undefined ? {} : { repository: pkg.repository }),
+    ...(pkg.repository === undefined ? {} : { repository: repositoryField(pkg.repository) }),
     type: 'module',
     sideEffects: false,
     exports: {
