@@ -4,8 +4,21 @@
  * empty project, and a type-check of that project with the TypeScript API.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { repoRoot } from '../types/typecheck.js';
@@ -38,6 +51,38 @@ export function buildRuntimePackage(dest: string): string {
     repoRoot,
   );
   return dest;
+}
+
+function sourcesDigest(dir: string, hash = createHash('sha256')): ReturnType<typeof createHash> {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'dist' && entry.name !== 'node_modules') sourcesDigest(file, hash);
+    } else if (/\.(ts|json)$/.test(entry.name) && !/\.test(-d)?\.ts$/.test(entry.name)) {
+      hash.update(path.relative(repoRoot, file)).update(readFileSync(file));
+    }
+  }
+  return hash;
+}
+
+/**
+ * The runtime package built from the current sources, cached in the OS temp dir by a digest of
+ * them (a build is ~20 s of tsc): built in a private folder, then renamed into place, so test files
+ * running at the same time never see a half-built one.
+ */
+export function runtimePackage(): string {
+  const digest = sourcesDigest(path.join(repoRoot, 'runtime')).digest('hex').slice(0, 16);
+  const cached = path.join(os.tmpdir(), `gw-runtime-package-${digest}`);
+  if (existsSync(path.join(cached, 'dist/index.d.ts'))) return cached;
+  const building = mkdtempSync(path.join(os.tmpdir(), 'gw-runtime-build-'));
+  buildRuntimePackage(building);
+  try {
+    renameSync(building, cached);
+  } catch {
+    // Another test file finished the same build first.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return cached;
 }
 
 /** A folder whose node_modules has the runtime package and zod (what `--package` builds against). */

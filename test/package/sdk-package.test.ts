@@ -12,12 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/generate.js';
 import { repoRoot } from '../types/typecheck.js';
 import {
-  buildRuntimePackage,
   cli,
   installProject,
   linkDependencies,
   nodeTest,
   npmPack,
+  runtimePackage,
   STRICT,
   tsBlock,
   typecheckProject,
@@ -34,7 +34,7 @@ let sdkTarball = '';
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 beforeAll(async () => {
-  const runtime = buildRuntimePackage(path.join(tmp, 'runtime'));
+  const runtime = runtimePackage();
   mkdirSync(work, { recursive: true });
   linkDependencies(work, runtime);
   await generate({

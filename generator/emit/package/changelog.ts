@@ -12,7 +12,13 @@ import { code, inline } from './markdown.js';
 
 export type Bump = 'major' | 'minor' | 'patch' | 'none';
 
-const DOCS_ONLY = new Set<DiffChange['rule']>(['docs-changed', 'metadata-changed']);
+/** Changes to what is said about the contract, not to what is delivered (deprecation is a notice). */
+const DOCS_ONLY = new Set<DiffChange['rule']>([
+  'docs-changed',
+  'metadata-changed',
+  'event-deprecated',
+  'event-undeprecated',
+]);
 
 export function classifyBump(report: DiffReport): Bump {
   const all = [...report.breaking.receivers, ...report.breaking.senders, ...report.safe];
