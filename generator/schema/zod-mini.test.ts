@@ -52,7 +52,7 @@ function renderMini(schemas: Readonly<Record<string, JsonSchema>>) {
   const imports = [...classic.typeNames.values()].map((name) => `  ${name},`).join('\n');
   return {
     types: classic.types,
-    schemas: `import { z } from 'zod/mini';\nimport type {\n${imports}\n} from './types.js';\n\n${decls.join('\n\n')}\n`,
+    schemas: `import * as z from 'zod/mini';\nimport type {\n${imports}\n} from './types.js';\n\n${decls.join('\n\n')}\n`,
     schemaNames,
     diagnostics,
     classicDiagnostics: classic.diagnostics,

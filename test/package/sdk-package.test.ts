@@ -140,7 +140,10 @@ describe('the SDK package folder', () => {
         description: 'Other',
       },
     });
-    expect([...changed.changed].sort()).toEqual(['petstore-openapi/README.md', 'petstore-openapi/package.json']);
+    expect([...changed.changed].sort()).toEqual([
+      'petstore-openapi/README.md',
+      'petstore-openapi/package.json',
+    ]);
     expect(readFileSync(path.join(pkgDir, 'NOTES.md'), 'utf8')).toBe('mine\n');
     expect(existsSync(path.join(pkgDir, 'node_modules/x'))).toBe(true);
   }, 120_000);
