@@ -9,6 +9,7 @@ import { renderZodMiniDeclaration } from '../schema/zod-mini.js';
 import { quote } from './literal.js';
 import { compareStrings, type ModuleNames } from './names.js';
 import { declarationOrder, type ModuleSchemaContext } from './schema-context.js';
+import { shareLeaves } from './shared-leaves.js';
 
 /** `classic`: `import { z } from 'zod'`; `mini`: `zod/mini` (smaller bundles, same validation). */
 export type ZodFlavor = 'classic' | 'mini';
@@ -56,5 +57,9 @@ export function emitSchemasFile(
     imports.length <= 4
       ? `import type { ${imports.join(', ')} } from './types.js';\n`
       : `import type {\n${imports.map((n) => `  ${n},\n`).join('')}} from './types.js';\n`;
-  return `${header}import type { StandardSchemaV1 } from ${quote(runtime)};\n${zod === 'mini' ? MINI_IMPORT : "import { z } from 'zod';"}\n${importLine}\n${blocks.join('\n\n')}\n`;
+  const { body, declarations } = shareLeaves(blocks.join('\n\n'), zod);
+  const zodImport = zod === 'mini' ? MINI_IMPORT : "import { z } from 'zod';";
+  return `${header}import type { StandardSchemaV1 } from ${quote(runtime)};\n${zodImport}\n${importLine}\n${
+    declarations === '' ? '' : `${declarations}\n`
+  }${body}\n`;
 }

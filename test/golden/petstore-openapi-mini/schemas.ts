@@ -26,41 +26,46 @@ import type {
   WalletPayment,
 } from './types.js';
 
+// Leaf schemas used throughout, built once: zod schemas are immutable, so sharing them is safe.
+const zDateTime = z.iso.datetime({ offset: true });
+const zNumber = z.number();
+const zString = z.string();
+
 export const AddressSchema: z.ZodMiniType<Address> = z.lazy(() => z.looseObject({
-  line1: z.string(),
-  line2: z.optional(z.string()),
-  city: z.string(),
-  postalCode: z.string(),
-  country: z.string().check(z.refine((s) => [...s].length >= 2, 'Too small: expected at least 2 characters'), z.refine((s) => [...s].length <= 2, 'Too big: expected at most 2 characters')),
+  line1: zString,
+  line2: z.optional(zString),
+  city: zString,
+  postalCode: zString,
+  country: zString.check(z.refine((s) => [...s].length >= 2, 'Too small: expected at least 2 characters'), z.refine((s) => [...s].length <= 2, 'Too big: expected at most 2 characters')),
 }));
 
 export const BankTransferPaymentSchema: z.ZodMiniType<BankTransferPayment> = z.lazy(() => z.looseObject({
   type: z.literal('bank_transfer'),
-  iban: z.string().check(z.refine((s) => [...s].length >= 15, 'Too small: expected at least 15 characters'), z.refine((s) => [...s].length <= 34, 'Too big: expected at most 34 characters')),
-  reference: z.optional(z.string()),
+  iban: zString.check(z.refine((s) => [...s].length >= 15, 'Too small: expected at least 15 characters'), z.refine((s) => [...s].length <= 34, 'Too big: expected at most 34 characters')),
+  reference: z.optional(zString),
 }));
 
 export const CardPaymentSchema: z.ZodMiniType<CardPayment> = z.lazy(() => z.looseObject({
   type: z.literal('card'),
   brand: z.enum(['visa', 'mastercard', 'amex']),
-  last4: z.string().check(z.regex(/^[0-9]{4}$/u)),
+  last4: zString.check(z.regex(/^[0-9]{4}$/u)),
   expMonth: z.optional(z.int().check(z.gte(1), z.lte(12))),
   expYear: z.optional(z.number().check(z.refine(Number.isInteger, 'Expected an integer'))),
 }));
 
 export const MoneySchema: z.ZodMiniType<Money> = z.lazy(() => z.strictObject({
-  amount: z.number().check(z.refine(Number.isInteger, 'Expected an integer'), z.gte(0)),
-  currency: z.string().check(z.regex(/^[A-Z]{3}$/u)),
+  amount: zNumber.check(z.refine(Number.isInteger, 'Expected an integer'), z.gte(0)),
+  currency: zString.check(z.regex(/^[A-Z]{3}$/u)),
 }));
 
-export const OrderIdSchema: z.ZodMiniType<OrderId> = z.lazy(() => z.string().check(z.regex(/^ord_[A-Za-z0-9]{8}$/u)));
+export const OrderIdSchema: z.ZodMiniType<OrderId> = z.lazy(() => zString.check(z.regex(/^ord_[A-Za-z0-9]{8}$/u)));
 
-export const PetIdSchema: z.ZodMiniType<PetId> = z.lazy(() => z.number().check(z.refine(Number.isInteger, 'Expected an integer'), z.gte(1)));
+export const PetIdSchema: z.ZodMiniType<PetId> = z.lazy(() => zNumber.check(z.refine(Number.isInteger, 'Expected an integer'), z.gte(1)));
 
 export const OrderItemSchema: z.ZodMiniType<OrderItem> = z.lazy(() => z.looseObject({
-  sku: z.string(),
+  sku: zString,
   petId: z.optional(PetIdSchema),
-  quantity: z.number().check(z.refine(Number.isInteger, 'Expected an integer'), z.gte(1)),
+  quantity: zNumber.check(z.refine(Number.isInteger, 'Expected an integer'), z.gte(1)),
   unitPrice: MoneySchema,
 }));
 
@@ -70,17 +75,17 @@ export const OrderSchema: z.ZodMiniType<Order> = z.lazy(() => z.looseObject({
   status: z.enum(['pending', 'paid', 'completed', 'cancelled']),
   items: z.array(OrderItemSchema).check(z.minLength(1)),
   total: MoneySchema,
-  createdAt: z.iso.datetime({ offset: true }),
+  createdAt: zDateTime,
   shippingAddress: z.optional(z.nullable(AddressSchema)),
 }));
 
 export const PaymentErrorSchema: z.ZodMiniType<PaymentError> = z.lazy(() => z.looseObject({
   code: z.enum(['card_declined', 'insufficient_funds', 'expired_card', 'processing_error']),
-  message: z.string(),
-  declineCode: z.optional(z.nullable(z.string())),
+  message: zString,
+  declineCode: z.optional(z.nullable(zString)),
 }));
 
-export const PaymentIdSchema: z.ZodMiniType<PaymentId> = z.lazy(() => z.string().check(z.regex(/^pay_[A-Za-z0-9]+$/u)));
+export const PaymentIdSchema: z.ZodMiniType<PaymentId> = z.lazy(() => zString.check(z.regex(/^pay_[A-Za-z0-9]+$/u)));
 
 export const WalletPaymentSchema: z.ZodMiniType<WalletPayment> = z.lazy(() => z.looseObject({
   type: z.literal('wallet'),
@@ -91,14 +96,14 @@ export const PaymentMethodSchema: z.ZodMiniType<PaymentMethod> = z.lazy(() => z.
   z.looseObject({
     type: z.literal('card'),
     brand: z.enum(['visa', 'mastercard', 'amex']),
-    last4: z.string().check(z.regex(/^[0-9]{4}$/u)),
+    last4: zString.check(z.regex(/^[0-9]{4}$/u)),
     expMonth: z.optional(z.int().check(z.gte(1), z.lte(12))),
     expYear: z.optional(z.number().check(z.refine(Number.isInteger, 'Expected an integer'))),
   }),
   z.looseObject({
     type: z.literal('bank_transfer'),
-    iban: z.string().check(z.refine((s) => [...s].length >= 15, 'Too small: expected at least 15 characters'), z.refine((s) => [...s].length <= 34, 'Too big: expected at most 34 characters')),
-    reference: z.optional(z.string()),
+    iban: zString.check(z.refine((s) => [...s].length >= 15, 'Too small: expected at least 15 characters'), z.refine((s) => [...s].length <= 34, 'Too big: expected at most 34 characters')),
+    reference: z.optional(zString),
   }),
   z.looseObject({
     type: z.literal('wallet'),
@@ -110,21 +115,21 @@ export const PetStatusSchema: z.ZodMiniType<PetStatus> = z.lazy(() => z.enum(['a
 
 export const PetSchema: z.ZodMiniType<Pet> = z.lazy(() => z.looseObject({
   id: PetIdSchema,
-  name: z.string().check(z.refine((s) => [...s].length >= 1, 'Too small: expected at least 1 character'), z.refine((s) => [...s].length <= 100, 'Too big: expected at most 100 characters')),
+  name: zString.check(z.refine((s) => [...s].length >= 1, 'Too small: expected at least 1 character'), z.refine((s) => [...s].length <= 100, 'Too big: expected at most 100 characters')),
   species: z.enum(['dog', 'cat', 'bird', 'rabbit', 'fish', 'reptile']),
-  breed: z.optional(z.nullable(z.string())),
+  breed: z.optional(z.nullable(zString)),
   status: PetStatusSchema,
   birthDate: z.optional(z.iso.date()),
-  tags: z.optional(z.array(z.string()).check(z.refine((a) => new Set(a.map((v) => JSON.stringify(v))).size === a.length, 'Expected unique items'))),
+  tags: z.optional(z.array(zString).check(z.refine((a) => new Set(a.map((v) => JSON.stringify(v))).size === a.length, 'Expected unique items'))),
   photoUrls: z.optional(z.array(z.url()).check(z.maxLength(10))),
 }));
 
 export const OrderCompletedPayloadSchema: z.ZodMiniType<OrderCompletedPayload> = z.lazy(() => z.strictObject({
   orderId: OrderIdSchema,
-  completedAt: z.iso.datetime({ offset: true }),
+  completedAt: zDateTime,
   total: MoneySchema,
   fulfilment: z.optional(z.enum(['pickup', 'delivery'])),
-  trackingNumber: z.optional(z.nullable(z.string())),
+  trackingNumber: z.optional(z.nullable(zString)),
 }));
 
 export const PaymentFailedPayloadSchema: z.ZodMiniType<PaymentFailedPayload> = z.lazy(() => z.strictObject({
@@ -142,7 +147,7 @@ export const PaymentSucceededPayloadSchema: z.ZodMiniType<PaymentSucceededPayloa
   orderId: OrderIdSchema,
   amount: MoneySchema,
   method: PaymentMethodSchema,
-  capturedAt: z.iso.datetime({ offset: true }),
+  capturedAt: zDateTime,
   receiptUrl: z.optional(z.url()),
 }));
 
@@ -150,17 +155,17 @@ export const PetAdoptedPayloadSchema: z.ZodMiniType<PetAdoptedPayload> = z.lazy(
   petId: PetIdSchema,
   userId: z.guid(),
   orderId: OrderIdSchema,
-  adoptionDate: z.iso.datetime({ offset: true }),
+  adoptionDate: zDateTime,
   adoptionFee: MoneySchema,
   pet: z.optional(PetSchema),
-  notes: z.optional(z.nullable(z.string().check(z.refine((s) => [...s].length <= 2000, 'Too big: expected at most 2000 characters')))),
+  notes: z.optional(z.nullable(zString.check(z.refine((s) => [...s].length <= 2000, 'Too big: expected at most 2000 characters')))),
 }));
 
 export const PetStatusChangedPayloadSchema: z.ZodMiniType<PetStatusChangedPayload> = z.lazy(() => z.strictObject({
   petId: PetIdSchema,
   previousStatus: PetStatusSchema,
   status: PetStatusSchema,
-  changedAt: z.iso.datetime({ offset: true }),
+  changedAt: zDateTime,
   reason: z.optional(z.enum(['reserved', 'adopted', 'returned', 'medical_hold', 'relisted'])),
 }));
 
