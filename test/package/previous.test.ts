@@ -142,11 +142,15 @@ describe('generate --package --previous', () => {
     expect(packageVersion()).toBe('1.0.1');
   }, 120_000);
 
-  it('keeps an edited version in package.json as the base of the next bump', async () => {
+  it('keeps an edited version in package.json as the base of the next bump, and fields it does not write', async () => {
     rmSync(pkgDir, { recursive: true, force: true });
     await run('base');
     const file = path.join(pkgDir, 'package.json');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('"version": "1.0.0"', '"version": "3.4.5"'));
+    const edited = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(
+      file,
+      JSON.stringify({ ...edited, version: '3.4.5', keywords: ['pets'], description: 'mine' }),
+    );
     await generate({
       inputs: [version('event-added')],
       cwd: tmp,
@@ -154,6 +158,10 @@ describe('generate --package --previous', () => {
       previous: version('base'),
     });
     expect(packageVersion()).toBe('3.5.0');
+    // Fields gen-webhooks does not write stay; the ones it writes come from the contract and config.
+    const pkg = JSON.parse(readFileSync(file, 'utf8'));
+    expect(pkg.keywords).toEqual(['pets']);
+    expect(pkg.description).toMatch(/^Typed webhooks for Pet events/);
   }, 120_000);
 
   it('refuses --previous without --package, and one package name for several contracts', async () => {

@@ -121,7 +121,11 @@ export async function emitPackage(
     'runtime.ts',
     `${options.header}/** The runtime this SDK runs on: adapters, stores, WebhookError, signing. */\nexport * from '${options.runtime === 'inline' ? './runtime/index.js' : '@gen-webhooks/runtime'}';\n`,
   );
-  const packageJson = emitPackageJson(pkg, { runtime: options.runtime, runtimeVersion: runtimeVersion() });
+  const packageJson = emitPackageJson(pkg, {
+    runtime: options.runtime,
+    runtimeVersion: runtimeVersion(),
+    existing: options.existing.packageJson,
+  });
   const dist = await buildDist(options.dir, src, packageJson);
   const fixtures = new Map<string, unknown>();
   const ignored: Diagnostic[] = [];
@@ -130,10 +134,7 @@ export async function emitPackage(
     if (fixture.valid) fixtures.set(event.name, fixture.value);
   }
   const files = new Map<string, string>();
-  files.set(
-    'package.json',
-    emitPackageJson(pkg, { runtime: options.runtime, runtimeVersion: runtimeVersion() }),
-  );
+  files.set('package.json', packageJson);
   files.set(
     'README.md',
     emitReadme({ model, pkg, fixtures, generatorVersion: options.generatorVersion, source: options.source }),

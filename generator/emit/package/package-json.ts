@@ -35,9 +35,18 @@ export function defaultDescription(model: ContractModel): string {
   return `Typed webhooks for ${model.title}: event types, zod schemas, a verifying receiver and a sender.`;
 }
 
+/**
+ * package.json text. Top-level fields of `existing` that gen-webhooks does not write (keywords,
+ * homepage, publishConfig, devDependencies…) are kept after ours, so an author's additions survive
+ * regeneration; every field written here comes from the contract and the config.
+ */
 export function emitPackageJson(
   pkg: ResolvedPackage,
-  options: { readonly runtime: 'package' | 'inline'; readonly runtimeVersion: string },
+  options: {
+    readonly runtime: 'package' | 'inline';
+    readonly runtimeVersion: string;
+    readonly existing?: string | undefined;
+  },
 ): string {
   const json: Record<string, unknown> = {
     name: pkg.name,
@@ -63,5 +72,40 @@ export function emitPackageJson(
       ? { dependencies: { '@gen-webhooks/runtime': `^${options.runtimeVersion}` } }
       : {}),
   };
+  for (const [key, value] of Object.entries(parseObject(options.existing))) {
+    if (!OWN_FIELDS.has(key)) json[key] = value;
+  }
   return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+/** Fields this writer owns (absent ones included: e.g. `dependencies` is dropped with --runtime inline). */
+const OWN_FIELDS = new Set([
+  'name',
+  'version',
+  'description',
+  'license',
+  'author',
+  'repository',
+  'type',
+  'sideEffects',
+  'exports',
+  'types',
+  'files',
+  'engines',
+  'scripts',
+  'peerDependencies',
+  'dependencies',
+]);
+
+function parseObject(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    // An unreadable package.json is replaced as a whole.
+    return {};
+  }
 }
