@@ -5,9 +5,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ZodFlavor } from './emit/index.js';
+import { type PackageInfo, validatePackageInfo } from './emit/package/info.js';
 import { GeneratorError } from './errors.js';
 
 export type RuntimeMode = 'package' | 'inline';
+
+/** `package` in a config: package.json metadata, and `dir` to write SDK packages there (like `--package`). */
+export interface PackageConfig extends PackageInfo {
+  /** Write one npm package folder per contract into this directory (`--package <dir>`). */
+  readonly dir?: string;
+}
 
 export interface GenerateConfig {
   /** Contract files or directories (every contract in a directory). */
@@ -22,6 +30,12 @@ export interface GenerateConfig {
   readonly refRoot?: string;
   /** Print errors only. */
   readonly quiet?: boolean;
+  /** `classic` (default) or `mini`: schemas.ts imports `zod/mini` (smaller bundles, same validation). */
+  readonly zod?: ZodFlavor;
+  /** SDK package metadata (and `dir`); see docs/sdk.md. */
+  readonly package?: PackageConfig;
+  /** The contract's previous version, for the package's version bump and CHANGELOG (`--previous`). */
+  readonly previous?: string;
 }
 
 /** Identity helper for typed config files: `export default defineConfig({ ... })`. */
@@ -54,7 +68,17 @@ function validate(file: string, raw: unknown): GenerateConfig {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw invalid(file, 'the config must export an object', '`export default { inputs, out, runtime }`');
   }
-  const known = new Set(['inputs', 'out', 'runtime', 'allowRemoteRefs', 'refRoot', 'quiet']);
+  const known = new Set([
+    'inputs',
+    'out',
+    'runtime',
+    'allowRemoteRefs',
+    'refRoot',
+    'quiet',
+    'zod',
+    'package',
+    'previous',
+  ]);
   const value = raw as Record<string, unknown>;
   for (const key of Object.keys(value)) {
     if (!known.has(key)) throw invalid(file, `unknown config option '${key}'`, [...known].join(', '));
@@ -81,6 +105,33 @@ function validate(file: string, raw: unknown): GenerateConfig {
       throw invalid(file, `invalid runtime '${String(value.runtime)}'`, "'package' or 'inline'");
     }
     config.runtime = value.runtime;
+  }
+  if (value.zod !== undefined) {
+    if (value.zod !== 'classic' && value.zod !== 'mini') {
+      throw invalid(file, `invalid zod flavour '${String(value.zod)}'`, "'classic' or 'mini'");
+    }
+    config.zod = value.zod;
+  }
+  if (value.previous !== undefined) {
+    if (typeof value.previous !== 'string') throw invalid(file, '`previous` must be a path', 'a string');
+    config.previous = /^https?:\/\//.test(value.previous)
+      ? value.previous
+      : path.resolve(dir, value.previous);
+  }
+  if (value.package !== undefined) {
+    const { dir: packageDir, ...info } =
+      typeof value.package === 'object' && value.package !== null
+        ? (value.package as Record<string, unknown>)
+        : {};
+    if (packageDir !== undefined && typeof packageDir !== 'string') {
+      throw invalid(file, '`package.dir` must be a path', 'a string');
+    }
+    const validated = validatePackageInfo(
+      typeof value.package === 'object' && value.package !== null ? info : value.package,
+      file,
+    );
+    config.package =
+      packageDir === undefined ? validated : { ...validated, dir: path.resolve(dir, packageDir) };
   }
   for (const flag of ['allowRemoteRefs', 'quiet'] as const) {
     if (value[flag] !== undefined) {

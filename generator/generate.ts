@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuntimeMode } from './config.js';
 import { headerLine } from './emit/header.js';
-import { emitContract } from './emit/index.js';
+import { emitContract, type ZodFlavor } from './emit/index.js';
+import { diffPackage, emitPackage, type PackageInfo, writePackage } from './emit/package/index.js';
 import { type Diagnostic, GeneratorError } from './errors.js';
 import type { ContractModel } from './model.js';
 import { loadContracts } from './parse/index.js';
@@ -35,6 +36,17 @@ export interface GenerateOptions {
   readonly cwd?: string;
   /** Omit `// @ts-nocheck` from types/schemas/contract/fixtures (see EmitOptions.checkAll); for the generator's tests. */
   readonly checkAll?: boolean;
+  /** `classic` (default) or `mini`: schemas in `zod/mini`'s functional form. */
+  readonly zod?: ZodFlavor;
+  /**
+   * Write an npm package folder per contract into this directory (`<package>/<contract>/`) instead
+   * of module folders into `out` (see docs/sdk.md).
+   */
+  readonly package?: string;
+  /** package.json metadata for `package`. */
+  readonly packageInfo?: PackageInfo;
+  /** The previous version of the contract (a file): the package's version bump and CHANGELOG entry. */
+  readonly previous?: string;
 }
 
 export interface GeneratedContract {
@@ -47,6 +59,8 @@ export interface GeneratedContract {
   /** Files of this contract, relative to the out dir. */
   readonly files: readonly string[];
   readonly model: ContractModel;
+  /** With `package`: the npm package written, its version and (with `previous`) the bump. */
+  readonly package?: { readonly name: string; readonly version: string; readonly bump?: string };
 }
 
 export interface GenerateResult {
@@ -173,7 +187,12 @@ export function inlineRuntimeFiles(): ReadonlyMap<string, string> {
 /** Emits every contract in memory: one OutputFolder per contract. */
 export function emitAll(
   contracts: readonly ContractModel[],
-  options: { readonly runtime: RuntimeMode; readonly cwd: string; readonly checkAll?: boolean },
+  options: {
+    readonly runtime: RuntimeMode;
+    readonly cwd: string;
+    readonly checkAll?: boolean;
+    readonly zod?: ZodFlavor;
+  },
 ): { folders: OutputFolder[]; diagnostics: Diagnostic[] } {
   const version = generatorVersion();
   const folders: OutputFolder[] = [];
@@ -193,6 +212,7 @@ export function emitAll(
       source: displayPath(model.file, options.cwd),
       runtimeImport: options.runtime === 'inline' ? './runtime/index.js' : '@gen-webhooks/runtime',
       checkAll: options.checkAll === true,
+      zod: options.zod ?? 'classic',
     });
     const files = new Map(emitted.files);
     if (options.runtime === 'inline') {
@@ -227,7 +247,22 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     runtime,
     cwd,
     checkAll: options.checkAll === true,
+    ...(options.zod === undefined ? {} : { zod: options.zod }),
   });
+  if (options.package !== undefined) {
+    return generatePackages(options, {
+      cwd,
+      runtime,
+      contracts: loaded.contracts,
+      folders,
+      diagnostics: [...loaded.diagnostics, ...diagnostics],
+    });
+  }
+  if (options.previous !== undefined || options.packageInfo !== undefined) {
+    throw new GeneratorError('invalid_argument', '--previous and package metadata apply to --package only', {
+      expected: '--package <dir>',
+    });
+  }
   const changes = options.check ? diffOutput(out, folders) : writeOutput(out, folders);
   const contracts = loaded.contracts.map((model, i): GeneratedContract => {
     const folder = folders[i] as OutputFolder;
@@ -249,4 +284,124 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     changed: changes.flatMap((d) => d.changes.map((c) => c.path)),
     changes,
   };
+}
+
+function readIfExists(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+/** The previous contract paired with each new one: by name, or the only one with the only one. */
+async function previousModels(
+  file: string,
+  cwd: string,
+  contracts: readonly ContractModel[],
+): Promise<Map<string, ContractModel>> {
+  const loaded = await loadContracts([loaderPath(file, cwd)], { allowRemoteRefs: false });
+  const pairs = new Map<string, ContractModel>();
+  const [only] = loaded.contracts;
+  if (contracts.length === 1 && loaded.contracts.length === 1 && only) {
+    pairs.set((contracts[0] as ContractModel).name, only);
+    return pairs;
+  }
+  for (const model of contracts) {
+    const old = loaded.contracts.find((c) => c.name === model.name);
+    if (old === undefined) {
+      throw new GeneratorError('invalid_argument', `--previous has no contract named '${model.name}'`, {
+        file,
+        expected: 'one previous contract per generated contract, with the same file name',
+      });
+    }
+    pairs.set(model.name, old);
+  }
+  return pairs;
+}
+
+/** `--package`: one npm package folder per contract, built in memory first, then written (or diffed). */
+async function generatePackages(
+  options: GenerateOptions,
+  state: {
+    readonly cwd: string;
+    readonly runtime: RuntimeMode;
+    readonly contracts: readonly ContractModel[];
+    readonly folders: readonly OutputFolder[];
+    readonly diagnostics: Diagnostic[];
+  },
+): Promise<GenerateResult> {
+  const out = path.resolve(state.cwd, options.package ?? 'packages');
+  const info = options.packageInfo ?? {};
+  if (info.name !== undefined && state.contracts.length > 1) {
+    throw new GeneratorError('invalid_argument', 'one package name was given for several contracts', {
+      expected: 'one contract per run when package.name is set (or no name: <contract>-webhooks each)',
+    });
+  }
+  const previous =
+    options.previous === undefined
+      ? undefined
+      : await previousModels(options.previous, state.cwd, state.contracts);
+  const version = generatorVersion();
+  const built: {
+    folder: string;
+    files: ReadonlyMap<string, string>;
+    package: NonNullable<GeneratedContract['package']>;
+  }[] = [];
+  for (const [i, model] of state.contracts.entries()) {
+    const folder = state.folders[i] as OutputFolder;
+    const dir = path.join(out, folder.folder);
+    const source = displayPath(model.file, state.cwd);
+    const old = previous?.get(model.name);
+    const emitted = await emitPackage(model, folder.files, {
+      dir,
+      info,
+      runtime: state.runtime,
+      generatorVersion: version,
+      source,
+      header: `// Generated by gen-webhooks ${version} from ${source}. Do not edit.\n`,
+      existing: {
+        ...optional('packageJson', readIfExists(path.join(dir, 'package.json'))),
+        ...optional('changelog', readIfExists(path.join(dir, 'CHANGELOG.md'))),
+      },
+      ...(old === undefined ? {} : { previous: old }),
+    });
+    built.push({
+      folder: folder.folder,
+      files: emitted.files,
+      package: {
+        name: emitted.name,
+        version: emitted.version,
+        ...(emitted.bump === undefined ? {} : { bump: emitted.bump }),
+      },
+    });
+  }
+  const changes: FolderDiff[] = [];
+  for (const { folder, files } of built) {
+    const dir = path.join(out, folder);
+    const applied = options.check ? diffPackage(dir, files) : writePackage(dir, files);
+    if (applied.length > 0)
+      changes.push({ folder, changes: applied.map((c) => ({ ...c, path: `${folder}/${c.path}` })) });
+  }
+  const contracts = state.contracts.map((model, i): GeneratedContract => {
+    const { folder, files, package: pkg } = built[i] as (typeof built)[number];
+    return {
+      name: model.name,
+      title: model.title,
+      file: displayPath(model.file, state.cwd),
+      format: model.format,
+      events: model.events.map((e) => e.name),
+      files: [...files.keys()].map((rel) => `${folder}/${rel}`).sort(),
+      model,
+      package: pkg,
+    };
+  });
+  return {
+    out,
+    contracts,
+    files: contracts.flatMap((c) => c.files).sort(),
+    diagnostics: state.diagnostics,
+    changed: changes.flatMap((d) => d.changes.map((c) => c.path)),
+    changes,
+  };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }

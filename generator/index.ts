@@ -2,7 +2,7 @@
  * `gen-webhooks`: the generator API. `generate()` is what the CLI runs; `loadContracts()` gives the
  * neutral event model for tools that want it (diff, listen, send).
  */
-export { defineConfig, type GenerateConfig, type RuntimeMode } from './config.js';
+export { defineConfig, type GenerateConfig, type PackageConfig, type RuntimeMode } from './config.js';
 export {
   type Audience,
   type DiffChange,
@@ -13,6 +13,8 @@ export {
   diffContracts,
   formatDiffText,
 } from './diff/index.js';
+export type { ZodFlavor } from './emit/index.js';
+export type { PackageInfo } from './emit/package/index.js';
 export * from './errors.js';
 export {
   type GeneratedContract,

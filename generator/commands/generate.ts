@@ -7,6 +7,7 @@ import { type FSWatcher, statSync, watch as watchFs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../cli.js';
 import { findConfig, type GenerateConfig, loadConfig, type RuntimeMode } from '../config.js';
+import type { ZodFlavor } from '../emit/index.js';
 import { GeneratorError } from '../errors.js';
 import { type GenerateOptions, type GenerateResult, generate } from '../generate.js';
 import { booleanFlag, parseToolArgs, stringFlag } from '../tools/args.js';
@@ -26,12 +27,20 @@ Options:
       --runtime <mode>     package: import '@gen-webhooks/runtime' (default)
                            inline: copy the runtime into <out>/<contract>/runtime/ so the generated
                            module depends on zod only
+      --zod <flavour>      classic: schemas import 'zod' (default)
+                           mini: schemas import 'zod/mini' (same validation, a fraction of the bundle)
+      --package <dir>      Write an npm package per contract into <dir>/<contract>/ instead of <out>:
+                           package.json, src/, a built dist/, README.md, LICENSE, a smoke test
+                           (metadata from the config's \`package: { name, version, ... }\`)
+      --previous <file>    With --package: the contract's previous version; bumps the package version
+                           (major if receivers break, minor if additive, patch if docs only) and
+                           writes a CHANGELOG.md entry from \`gen-webhooks diff\`
       --check              Write nothing; exit 1 and list the files when the output would change
   -w, --watch              Regenerate when an input (or a file it $refs) changes; Ctrl-C to stop
   -c, --config <file>      Load options from a config file (export default { inputs, out, runtime,
-                           allowRemoteRefs, refRoot, quiet }). .js/.mjs/.json always work;
-                           .ts/.mts when run under tsx. Without inputs, gen-webhooks.config.* in
-                           the current directory is used when present. Flags override the config.
+                           zod, package, previous, allowRemoteRefs, refRoot, quiet }). .js/.mjs/.json always work; .ts/.mts when run
+                           under tsx. Without inputs, gen-webhooks.config.* in the current directory
+                           is used when present. Flags override the config.
       --allow-remote-refs  Allow $refs to http(s) URLs (off by default)
       --ref-root <dir>     Let local $refs read any file below <dir> (default: only files below
                            the contract's own directory)
@@ -48,6 +57,9 @@ Exit codes:
 const OPTIONS = {
   out: { type: 'string', short: 'o' },
   runtime: { type: 'string' },
+  zod: { type: 'string' },
+  package: { type: 'string' },
+  previous: { type: 'string' },
   check: { type: 'boolean' },
   watch: { type: 'boolean', short: 'w' },
   config: { type: 'string', short: 'c' },
@@ -87,6 +99,25 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
     );
   }
   const runtime: RuntimeMode = (runtimeFlag as RuntimeMode | undefined) ?? config.runtime ?? 'package';
+  const zodFlag = stringFlag(args, 'zod');
+  if (zodFlag !== undefined && zodFlag !== 'classic' && zodFlag !== 'mini') {
+    throw new GeneratorError(
+      'invalid_argument',
+      `${NAME}: --zod ${JSON.stringify(zodFlag)} is not a flavour`,
+      {
+        expected: 'classic or mini',
+      },
+    );
+  }
+  const zod = (zodFlag as ZodFlavor | undefined) ?? config.zod;
+  const packageDir = stringFlag(args, 'package') ?? config.package?.dir;
+  const previous = stringFlag(args, 'previous') ?? config.previous;
+  if (previous !== undefined && packageDir === undefined) {
+    throw new GeneratorError('invalid_argument', `${NAME}: --previous needs --package`, {
+      expected: '--package <dir> --previous <old contract>',
+    });
+  }
+  const { dir: _dir, ...packageInfo } = config.package ?? {};
   const check = booleanFlag(args, 'check');
   const watch = booleanFlag(args, 'watch');
   if (check && watch) {
@@ -102,6 +133,9 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
       allowRemoteRefs: booleanFlag(args, 'allow-remote-refs') || config.allowRemoteRefs === true,
       ...(refRoot !== undefined ? { refRoot } : {}),
       cwd,
+      ...(zod === undefined ? {} : { zod }),
+      ...(packageDir === undefined ? {} : { package: packageDir, packageInfo }),
+      ...(previous === undefined ? {} : { previous }),
     },
     check,
     watch,
@@ -129,6 +163,7 @@ function report(io: ToolIo, inv: Invocation, result: GenerateResult, ms: number)
         events: c.events.length,
         files: c.files.length,
         changed: changedFolders.has(c.name),
+        ...(c.package === undefined ? {} : { package: c.package }),
       })),
       files: result.files.length,
       changed: result.changed,
@@ -152,7 +187,11 @@ function report(io: ToolIo, inv: Invocation, result: GenerateResult, ms: number)
       `${changedFolders.has(c.name) && inv.check ? style.yellow('✗') : style.green('✓')} ${c.name.padEnd(width)}  ${plural(
         c.events.length,
         'event',
-      )}  ${plural(c.files.length, 'file')}  ${style.dim(state)}\n`,
+      )}  ${plural(c.files.length, 'file')}  ${style.dim(state)}${
+        c.package === undefined
+          ? ''
+          : `  ${c.package.name}@${c.package.version}${c.package.bump === undefined ? '' : ` (${c.package.bump})`}`
+      }\n`,
     );
   }
   if (warnings.length > 0) {

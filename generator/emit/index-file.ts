@@ -7,7 +7,7 @@ export function emitIndexFile(header: string): string {
   return [
     header,
     "export { contract } from './contract.js';\n",
-    "export { createReceiver } from './receiver.js';\n",
+    "export { createParser, createReceiver } from './receiver.js';\n",
     "export * from './schemas.js';\n",
     "export { createSender } from './sender.js';\n",
     "export type * from './types.js';\n",

@@ -12,7 +12,7 @@ import { emitIndexFile } from './index-file.js';
 import { allocateNames } from './names.js';
 import { emitReceiverFile } from './receiver-file.js';
 import { createSchemaContext } from './schema-context.js';
-import { emitSchemasFile } from './schemas-file.js';
+import { emitSchemasFile, type ZodFlavor } from './schemas-file.js';
 import { emitSenderFile } from './sender-file.js';
 import { emitTypesFile } from './types-file.js';
 
@@ -35,7 +35,11 @@ export interface EmitOptions {
    * version must agree.
    */
   readonly checkAll?: boolean;
+  /** Schemas in classic zod (default) or zod/mini (`--zod mini`: smaller bundles, same validation). */
+  readonly zod?: ZodFlavor;
 }
+
+export type { ZodFlavor } from './schemas-file.js';
 
 /** Second line of the declaration/data files (see EmitOptions.checkAll). */
 export const NOCHECK_LINE =
@@ -56,7 +60,10 @@ export function emitContract(input: ContractModel, options: EmitOptions): Emitte
   const ctx = createSchemaContext(model, names, diagnostics);
   const files = new Map<string, string>();
   files.set('types.ts', emitTypesFile(model, names, ctx, heavyHeader));
-  files.set('schemas.ts', emitSchemasFile(model, names, ctx, heavyHeader, options.runtimeImport));
+  files.set(
+    'schemas.ts',
+    emitSchemasFile(model, names, ctx, heavyHeader, options.runtimeImport, options.zod),
+  );
   files.set('contract.ts', emitContractFile(model, names, heavyHeader, options.runtimeImport));
   files.set('sender.ts', emitSenderFile(model, header, options.runtimeImport));
   files.set('receiver.ts', emitReceiverFile(model, header, options.runtimeImport));

@@ -3,22 +3,38 @@
  * the handler map exhaustive at compile time when `exhaustive: true`, and types `event.tx` from the
  * store when `transactional: true` (hence `T`). Explicit type arguments: inferring them from a
  * 261-event contract is a visible share of a consumer's tsc time, and they are known here.
+ * `createParser(options)` is the handler-less form: `verifyAndParse(request)` returns the event.
  */
 import type { ContractModel } from '../model.js';
 import { commentText, quote } from './literal.js';
 
 export function emitReceiverFile(model: ContractModel, header: string, runtime: string): string {
+  const title = commentText(model.title);
   return [
     header,
-    `import { createReceiver as createRuntimeReceiver, type Receiver, type ReceiverOptions } from ${quote(runtime)};\n`,
+    'import {\n',
+    '  createParser as createRuntimeParser,\n',
+    '  createReceiver as createRuntimeReceiver,\n',
+    '  type Parser,\n',
+    '  type ParserOptions,\n',
+    '  type Receiver,\n',
+    '  type ReceiverOptions,\n',
+    `} from ${quote(runtime)};\n`,
     "import { contract } from './contract.js';\n",
     "import type { Events } from './types.js';\n",
     '\n',
-    `/** Verifies, validates and dispatches ${commentText(model.title)} deliveries to typed handlers. */\n`,
+    `/** Verifies, validates and dispatches ${title} deliveries to typed handlers. */\n`,
     'export function createReceiver<Tx = undefined, T extends boolean = false>(\n',
     '  options: ReceiverOptions<Events, Tx, T>,\n',
     '): Receiver<Events> {\n',
     '  return createRuntimeReceiver<Events, Tx, T>(contract, options);\n',
+    '}\n',
+    '\n',
+    `/**\n * Verifies one ${title} delivery and returns its event, narrowed on \`type\`:\n`,
+    ' * `const event = await createParser({ secret }).verifyAndParse(request)`. Throws `WebhookError` only.\n',
+    ' */\n',
+    'export function createParser(options: ParserOptions): Parser<Events> {\n',
+    '  return createRuntimeParser<Events>(contract, options);\n',
     '}\n',
   ].join('');
 }

@@ -1,13 +1,23 @@
 /**
  * schemas.ts: one zod v4 schema per named schema and inline payload, each annotated with its
  * interface (`z.ZodType<Pet>`), declared in dependency order, plus `eventSchemas` keyed by event.
+ * With `zod: 'mini'` the same schemas in zod/mini's functional form (`z.ZodMiniType<Pet>`).
  */
 import type { ContractModel } from '../model.js';
 import { renderZodDeclaration } from '../schema/index.js';
 import { ZOD_HELPERS, zodHelperSource } from '../schema/own-keys.js';
+import { renderZodMiniDeclaration } from '../schema/zod-mini.js';
 import { key, quote } from './literal.js';
 import { compareStrings, type ModuleNames } from './names.js';
 import { declarationOrder, type ModuleSchemaContext } from './schema-context.js';
+import { shareLeaves } from './shared-leaves.js';
+
+/** `classic`: `import { z } from 'zod'`; `mini`: `zod/mini` (smaller bundles, same validation). */
+export type ZodFlavor = 'classic' | 'mini';
+
+// A namespace import: bundlers drop what `z.…` never names; `{ z }` (a namespace re-exported as a
+// binding) kept all of zod, its 40 locales and JSON Schema conversion (417 KB minified for Petstore).
+const MINI_IMPORT = "import * as z from 'zod/mini';";
 
 export function emitSchemasFile(
   model: ContractModel,
@@ -15,7 +25,9 @@ export function emitSchemasFile(
   ctx: ModuleSchemaContext,
   header: string,
   runtime: string,
+  zod: ZodFlavor = 'classic',
 ): string {
+  const declare = zod === 'mini' ? renderZodMiniDeclaration : renderZodDeclaration;
   const blocks: string[] = [];
   const typeImports = new Set<string>(['EventName', 'Events']);
   for (const key of declarationOrder(model)) {
@@ -24,13 +36,13 @@ export function emitSchemasFile(
     const type = names.types.get(key);
     if (!schema || !name || !type) continue;
     typeImports.add(type);
-    blocks.push(renderZodDeclaration(name, type, schema, ctx));
+    blocks.push(declare(name, type, schema, ctx));
     ctx.declare(key);
   }
   for (const { event, type, schema, inline } of names.events) {
     if (!inline) continue;
     typeImports.add(type);
-    blocks.push(renderZodDeclaration(schema, type, event.payload, ctx));
+    blocks.push(declare(schema, type, event.payload, ctx));
   }
   const entries = names.events.map(({ event, schema }) => `  ${key(event.name)}: ${schema},\n`);
   blocks.push(
@@ -48,5 +60,9 @@ export function emitSchemasFile(
     imports.length <= 4
       ? `import type { ${imports.join(', ')} } from './types.js';\n`
       : `import type {\n${imports.map((n) => `  ${n},\n`).join('')}} from './types.js';\n`;
-  return `${header}import type { StandardSchemaV1 } from ${quote(runtime)};\nimport { z } from 'zod';\n${importLine}\n${blocks.join('\n\n')}\n`;
+  const { body, declarations } = shareLeaves(blocks.join('\n\n'), zod);
+  const zodImport = zod === 'mini' ? MINI_IMPORT : "import { z } from 'zod';";
+  return `${header}import type { StandardSchemaV1 } from ${quote(runtime)};\n${zodImport}\n${importLine}\n${
+    declarations === '' ? '' : `${declarations}\n`
+  }${body}\n`;
 }

@@ -23,3 +23,10 @@ export type {
   ValidationPolicy,
   WorkerOptions,
 } from './types.js';
+export {
+  createParser,
+  type ParsedEvent,
+  type ParseInput,
+  type Parser,
+  type ParserOptions,
+} from './verify-and-parse.js';

@@ -10,17 +10,20 @@ import type {
   InvoiceOverduePayload,
 } from './types.js';
 
+// Leaf schemas used throughout, built once: zod schemas are immutable, so sharing them is safe.
+const zString = z.string();
+
 export const InvoiceLineSchema: z.ZodType<InvoiceLine> = z.lazy(() => z.looseObject({
-  description: z.string(),
+  description: zString,
   amount: z.number(),
   quantity: z.number().refine(Number.isInteger, 'Expected an integer').optional(),
 }));
 
 export const InvoiceSchema: z.ZodType<Invoice> = z.lazy(() => z.looseObject({
-  id: z.string().regex(/^in_[0-9a-z]+$/u),
+  id: zString.regex(/^in_[0-9a-z]+$/u),
   amount: z.number().gt(0).lte(100000),
   currency: z.enum(['usd', 'eur', 'gbp']),
-  memo: z.string().refine((s) => [...s].length <= 500, 'Too big: expected at most 500 characters').nullable().optional(),
+  memo: zString.refine((s) => [...s].length <= 500, 'Too big: expected at most 500 characters').nullable().optional(),
   lines: z.array(InvoiceLineSchema),
   paidAt: z.iso.datetime({ offset: true }).optional(),
 }));

@@ -13,6 +13,10 @@ import type {
   ReactionAddedPayload,
 } from './types.js';
 
+// Leaf schemas used throughout, built once: zod schemas are immutable, so sharing them is safe.
+const zNumber = z.number();
+const zString = z.string();
+
 /**
  * zod reads keys such as `constructor` through the prototype (an absent optional one fails) and
  * never reads or keeps `__proto__`: properties with such names are checked here from own keys
@@ -60,21 +64,21 @@ function withOwnKeys<T>(
 }
 
 export const NodeSchema: z.ZodType<Node> = z.lazy(() => z.looseObject({
-  id: z.string().regex(/^n-[0-9]{3}$/u),
+  id: zString.regex(/^n-[0-9]{3}$/u),
   children: z.array(NodeSchema),
   parent: NodeSchema.nullable().optional(),
 }));
 
 export const MemberSchema: z.ZodType<Member> = z.lazy(() => z.looseObject({
-  id: z.string(),
-  name: z.string(),
+  id: zString,
+  name: zString,
   email: z.email({ pattern: z.regexes.rfc5322Email }).optional(),
-  roles: z.array(z.string()).optional(),
+  roles: z.array(zString).optional(),
 }));
 
 export const EventsPayloadSchema: z.ZodType<EventsPayload> = z.lazy(() => z.union([
-  z.string().refine((s) => [...s].length >= 3, 'Too small: expected at least 3 characters'),
-  z.number().gt(10).multipleOf(0.5),
+  zString.refine((s) => [...s].length >= 3, 'Too small: expected at least 3 characters'),
+  zNumber.gt(10).multipleOf(0.5),
 ]));
 
 export const MemberJoinedPayloadSchema: z.ZodType<MemberJoinedPayload> = z.lazy(() => z.looseObject({
@@ -83,7 +87,7 @@ export const MemberJoinedPayloadSchema: z.ZodType<MemberJoinedPayload> = z.lazy(
 
 export const MemberLeftPayloadSchema: z.ZodType<MemberLeftPayload> = z.lazy(() => z.looseObject({
   member: MemberSchema,
-  reason: z.string().optional(),
+  reason: zString.optional(),
   node: NodeSchema.optional(),
 }));
 
@@ -104,12 +108,12 @@ export const ReactionAddedPayloadSchema: z.ZodType<ReactionAddedPayload> = z.laz
     '-1': z.number().refine(Number.isInteger, 'Expected an integer'),
     'content-type': z.literal('application/json'),
     default: z.boolean(),
-    point: z.tuple([z.number(), z.number()], z.unknown()).refine((a) => a.length <= 2, 'Too big: expected at most 2 items').optional(),
-    labels: z.object({}).catchall(z.string()).optional(),
+    point: z.tuple([zNumber, zNumber], z.unknown()).refine((a) => a.length <= 2, 'Too big: expected at most 2 items').optional(),
+    labels: z.object({}).catchall(zString).optional(),
     mixed: z.literal([1, 'two', true, null]).optional(),
   }),
   [
-    ['__proto__', z.string(), true],
+    ['__proto__', zString, true],
   ],
 ));
 

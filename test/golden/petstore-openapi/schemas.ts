@@ -26,41 +26,46 @@ import type {
   WalletPayment,
 } from './types.js';
 
+// Leaf schemas used throughout, built once: zod schemas are immutable, so sharing them is safe.
+const zInteger = z.number().refine(Number.isInteger, 'Expected an integer');
+const zDateTime = z.iso.datetime({ offset: true });
+const zString = z.string();
+
 export const AddressSchema: z.ZodType<Address> = z.lazy(() => z.looseObject({
-  line1: z.string(),
-  line2: z.string().optional(),
-  city: z.string(),
-  postalCode: z.string(),
-  country: z.string().refine((s) => [...s].length >= 2, 'Too small: expected at least 2 characters').refine((s) => [...s].length <= 2, 'Too big: expected at most 2 characters'),
+  line1: zString,
+  line2: zString.optional(),
+  city: zString,
+  postalCode: zString,
+  country: zString.refine((s) => [...s].length >= 2, 'Too small: expected at least 2 characters').refine((s) => [...s].length <= 2, 'Too big: expected at most 2 characters'),
 }));
 
 export const BankTransferPaymentSchema: z.ZodType<BankTransferPayment> = z.lazy(() => z.looseObject({
   type: z.literal('bank_transfer'),
-  iban: z.string().refine((s) => [...s].length >= 15, 'Too small: expected at least 15 characters').refine((s) => [...s].length <= 34, 'Too big: expected at most 34 characters'),
-  reference: z.string().optional(),
+  iban: zString.refine((s) => [...s].length >= 15, 'Too small: expected at least 15 characters').refine((s) => [...s].length <= 34, 'Too big: expected at most 34 characters'),
+  reference: zString.optional(),
 }));
 
 export const CardPaymentSchema: z.ZodType<CardPayment> = z.lazy(() => z.looseObject({
   type: z.literal('card'),
   brand: z.enum(['visa', 'mastercard', 'amex']),
-  last4: z.string().regex(/^[0-9]{4}$/u),
+  last4: zString.regex(/^[0-9]{4}$/u),
   expMonth: z.int().gte(1).lte(12).optional(),
-  expYear: z.number().refine(Number.isInteger, 'Expected an integer').optional(),
+  expYear: zInteger.optional(),
 }));
 
 export const MoneySchema: z.ZodType<Money> = z.lazy(() => z.strictObject({
-  amount: z.number().refine(Number.isInteger, 'Expected an integer').gte(0),
-  currency: z.string().regex(/^[A-Z]{3}$/u),
+  amount: zInteger.gte(0),
+  currency: zString.regex(/^[A-Z]{3}$/u),
 }));
 
-export const OrderIdSchema: z.ZodType<OrderId> = z.lazy(() => z.string().regex(/^ord_[A-Za-z0-9]{8}$/u));
+export const OrderIdSchema: z.ZodType<OrderId> = z.lazy(() => zString.regex(/^ord_[A-Za-z0-9]{8}$/u));
 
-export const PetIdSchema: z.ZodType<PetId> = z.lazy(() => z.number().refine(Number.isInteger, 'Expected an integer').gte(1));
+export const PetIdSchema: z.ZodType<PetId> = z.lazy(() => zInteger.gte(1));
 
 export const OrderItemSchema: z.ZodType<OrderItem> = z.lazy(() => z.looseObject({
-  sku: z.string(),
+  sku: zString,
   petId: PetIdSchema.optional(),
-  quantity: z.number().refine(Number.isInteger, 'Expected an integer').gte(1),
+  quantity: zInteger.gte(1),
   unitPrice: MoneySchema,
 }));
 
@@ -70,17 +75,17 @@ export const OrderSchema: z.ZodType<Order> = z.lazy(() => z.looseObject({
   status: z.enum(['pending', 'paid', 'completed', 'cancelled']),
   items: z.array(OrderItemSchema).min(1),
   total: MoneySchema,
-  createdAt: z.iso.datetime({ offset: true }),
+  createdAt: zDateTime,
   shippingAddress: AddressSchema.nullable().optional(),
 }));
 
 export const PaymentErrorSchema: z.ZodType<PaymentError> = z.lazy(() => z.looseObject({
   code: z.enum(['card_declined', 'insufficient_funds', 'expired_card', 'processing_error']),
-  message: z.string(),
-  declineCode: z.string().nullable().optional(),
+  message: zString,
+  declineCode: zString.nullable().optional(),
 }));
 
-export const PaymentIdSchema: z.ZodType<PaymentId> = z.lazy(() => z.string().regex(/^pay_[A-Za-z0-9]+$/u));
+export const PaymentIdSchema: z.ZodType<PaymentId> = z.lazy(() => zString.regex(/^pay_[A-Za-z0-9]+$/u));
 
 export const WalletPaymentSchema: z.ZodType<WalletPayment> = z.lazy(() => z.looseObject({
   type: z.literal('wallet'),
@@ -91,14 +96,14 @@ export const PaymentMethodSchema: z.ZodType<PaymentMethod> = z.lazy(() => z.disc
   z.looseObject({
     type: z.literal('card'),
     brand: z.enum(['visa', 'mastercard', 'amex']),
-    last4: z.string().regex(/^[0-9]{4}$/u),
+    last4: zString.regex(/^[0-9]{4}$/u),
     expMonth: z.int().gte(1).lte(12).optional(),
-    expYear: z.number().refine(Number.isInteger, 'Expected an integer').optional(),
+    expYear: zInteger.optional(),
   }),
   z.looseObject({
     type: z.literal('bank_transfer'),
-    iban: z.string().refine((s) => [...s].length >= 15, 'Too small: expected at least 15 characters').refine((s) => [...s].length <= 34, 'Too big: expected at most 34 characters'),
-    reference: z.string().optional(),
+    iban: zString.refine((s) => [...s].length >= 15, 'Too small: expected at least 15 characters').refine((s) => [...s].length <= 34, 'Too big: expected at most 34 characters'),
+    reference: zString.optional(),
   }),
   z.looseObject({
     type: z.literal('wallet'),
@@ -110,21 +115,21 @@ export const PetStatusSchema: z.ZodType<PetStatus> = z.lazy(() => z.enum(['avail
 
 export const PetSchema: z.ZodType<Pet> = z.lazy(() => z.looseObject({
   id: PetIdSchema,
-  name: z.string().refine((s) => [...s].length >= 1, 'Too small: expected at least 1 character').refine((s) => [...s].length <= 100, 'Too big: expected at most 100 characters'),
+  name: zString.refine((s) => [...s].length >= 1, 'Too small: expected at least 1 character').refine((s) => [...s].length <= 100, 'Too big: expected at most 100 characters'),
   species: z.enum(['dog', 'cat', 'bird', 'rabbit', 'fish', 'reptile']),
-  breed: z.string().nullable().optional(),
+  breed: zString.nullable().optional(),
   status: PetStatusSchema,
   birthDate: z.iso.date().optional(),
-  tags: z.array(z.string()).refine((a) => new Set(a.map((v) => JSON.stringify(v))).size === a.length, 'Expected unique items').optional(),
+  tags: z.array(zString).refine((a) => new Set(a.map((v) => JSON.stringify(v))).size === a.length, 'Expected unique items').optional(),
   photoUrls: z.array(z.url()).max(10).optional(),
 }));
 
 export const OrderCompletedPayloadSchema: z.ZodType<OrderCompletedPayload> = z.lazy(() => z.strictObject({
   orderId: OrderIdSchema,
-  completedAt: z.iso.datetime({ offset: true }),
+  completedAt: zDateTime,
   total: MoneySchema,
   fulfilment: z.enum(['pickup', 'delivery']).optional(),
-  trackingNumber: z.string().nullable().optional(),
+  trackingNumber: zString.nullable().optional(),
 }));
 
 export const PaymentFailedPayloadSchema: z.ZodType<PaymentFailedPayload> = z.lazy(() => z.strictObject({
@@ -142,7 +147,7 @@ export const PaymentSucceededPayloadSchema: z.ZodType<PaymentSucceededPayload> =
   orderId: OrderIdSchema,
   amount: MoneySchema,
   method: PaymentMethodSchema,
-  capturedAt: z.iso.datetime({ offset: true }),
+  capturedAt: zDateTime,
   receiptUrl: z.url().optional(),
 }));
 
@@ -150,17 +155,17 @@ export const PetAdoptedPayloadSchema: z.ZodType<PetAdoptedPayload> = z.lazy(() =
   petId: PetIdSchema,
   userId: z.guid(),
   orderId: OrderIdSchema,
-  adoptionDate: z.iso.datetime({ offset: true }),
+  adoptionDate: zDateTime,
   adoptionFee: MoneySchema,
   pet: PetSchema.optional(),
-  notes: z.string().refine((s) => [...s].length <= 2000, 'Too big: expected at most 2000 characters').nullable().optional(),
+  notes: zString.refine((s) => [...s].length <= 2000, 'Too big: expected at most 2000 characters').nullable().optional(),
 }));
 
 export const PetStatusChangedPayloadSchema: z.ZodType<PetStatusChangedPayload> = z.lazy(() => z.strictObject({
   petId: PetIdSchema,
   previousStatus: PetStatusSchema,
   status: PetStatusSchema,
-  changedAt: z.iso.datetime({ offset: true }),
+  changedAt: zDateTime,
   reason: z.enum(['reserved', 'adopted', 'returned', 'medical_hold', 'relisted']).optional(),
 }));
 

@@ -1,0 +1,233 @@
+/**
+ * README.md of an SDK package, from the contract: install, verify-and-parse in one call, a receiver
+ * on Express, Fastify, Hono, a Next.js route handler and Cloudflare Workers, and the event catalog
+ * (name, summary, payload fields, an example). Every piece of contract text goes through
+ * markdown.ts; code is fenced with fences longer than anything inside.
+ */
+import { describeSchema } from '../../diff/describe-schema.js';
+import { asObj, flattenAllOf, isObj, resolve } from '../../diff/schema-view.js';
+import type { ContractModel, EventModel, JsonSchema } from '../../model.js';
+import { quote } from '../literal.js';
+import { TEMPLATED_LICENSES } from './license.js';
+import { cell, code, fence, inline, text } from './markdown.js';
+import type { ResolvedPackage } from './package-json.js';
+
+export interface ReadmeInput {
+  readonly model: ContractModel;
+  readonly pkg: ResolvedPackage;
+  /** Fixture value per event name (what `<name>/fixtures` exports). */
+  readonly fixtures: ReadonlyMap<string, unknown>;
+  readonly generatorVersion: string;
+  readonly source: string;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+interface Field {
+  readonly name: string;
+  readonly type: string;
+  readonly required: boolean;
+  readonly description: string | undefined;
+}
+
+function descriptionOf(model: ContractModel, schema: JsonSchema): string | undefined {
+  for (const candidate of [schema, resolve(model, schema)]) {
+    if (isObj(candidate)) {
+      const value = candidate.description ?? candidate.title;
+      if (typeof value === 'string' && value.trim() !== '') return value;
+    }
+  }
+  return undefined;
+}
+
+/** Top-level payload fields: refs followed, allOf merged (the diff engine's view of the schema). */
+export function payloadFields(model: ContractModel, event: EventModel): Field[] {
+  const view = flattenAllOf(model, asObj(resolve(model, event.payload.schema)));
+  const properties = isObj(view.properties) ? view.properties : {};
+  const required = new Set(Array.isArray(view.required) ? (view.required as string[]) : []);
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    type: describeSchema(schema as JsonSchema),
+    required: required.has(name),
+    description: descriptionOf(model, schema as JsonSchema),
+  }));
+}
+
+function eventSection(input: ReadmeInput, event: EventModel): string {
+  const parts: string[] = [`### ${code(event.name)}`];
+  if (event.deprecated) parts.push('**Deprecated.**');
+  if (event.summary) parts.push(text(event.summary));
+  if (event.description && event.description !== event.summary) parts.push(text(event.description));
+  const fields = payloadFields(input.model, event);
+  if (fields.length > 0) {
+    const rows = fields.map(
+      (f) =>
+        `| ${cell(code(f.name))} | ${cell(code(f.type))} | ${f.required ? 'yes' : 'no'} | ${cell(f.description === undefined ? '' : text(f.description))} |`,
+    );
+    parts.push(
+      ['| Field | Type | Required | Description |', '| --- | --- | --- | --- |', ...rows].join('\n'),
+    );
+  }
+  if (input.fixtures.has(event.name)) {
+    parts.push(
+      `Example payload (\`data\`):\n\n${fence('json', JSON.stringify(input.fixtures.get(event.name), null, 2))}`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
+/** The first event, and a field of its payload that reads well in `event.data.<field>`. */
+function sample(input: ReadmeInput): { event: string; field: string | undefined } {
+  const [first] = input.model.events;
+  const event = first?.name ?? 'event';
+  const field = first
+    ? payloadFields(input.model, first).find((f) => f.required && IDENTIFIER.test(f.name))
+    : undefined;
+  return { event, field: field?.name };
+}
+
+function usage(input: ReadmeInput): string {
+  const name = input.pkg.name;
+  const { event, field } = sample(input);
+  const read = field === undefined ? 'event.data' : `event.data.${field}`;
+  const parse = fence(
+    'ts',
+    [
+      `import { createParser } from ${quote(name)};`,
+      '',
+      "const parser = createParser({ secret: process.env['WEBHOOK_SECRET'] ?? '' });",
+      '',
+      'export async function onWebhook(request: Request): Promise<Response> {',
+      '  try {',
+      '    const event = await parser.verifyAndParse(request);',
+      `    if (event.type === ${quote(event)}) {`,
+      `      console.log(event.id, ${read}); // typed from the contract, validated`,
+      '    }',
+      '    return new Response(null, { status: 204 });',
+      '  } catch (error) {',
+      '    // Only WebhookError: 401 bad signature, 400 bad envelope, payload or unknown event type.',
+      '    const status = (error as { status?: number }).status ?? 500;',
+      '    return new Response(null, { status });',
+      '  }',
+      '}',
+    ].join('\n'),
+  );
+  const receiver = fence(
+    'ts',
+    [
+      `import { createReceiver } from ${quote(name)};`,
+      `import { sqliteStore } from ${quote(`${name}/runtime`)};`,
+      '',
+      'export const receiver = createReceiver({',
+      "  secret: process.env['WEBHOOK_SECRET'] ?? '',",
+      "  store: sqliteStore('webhooks.db'), // each event id handled once (needs better-sqlite3; or postgresStore / redisStore)",
+      '  handlers: {',
+      `    ${quote(event)}: async (event) => {`,
+      `      console.log(event.id, ${read});`,
+      '    },',
+      '  },',
+      '});',
+    ].join('\n'),
+  );
+  const frameworks = [
+    [
+      'Express (mount the route before `express.json()`: the signature covers the raw bytes)',
+      [
+        "import express from 'express';",
+        `import { expressHandler } from ${quote(`${name}/runtime`)};`,
+        "import { receiver } from './receiver.js';",
+        '',
+        'const app = express();',
+        "app.post('/webhooks', expressHandler(receiver));",
+        'app.use(express.json());',
+        'app.listen(3000);',
+      ],
+    ],
+    [
+      'Fastify (the plugin reads the raw body in its own scope)',
+      [
+        "import Fastify from 'fastify';",
+        `import { fastifyWebhook } from ${quote(`${name}/runtime`)};`,
+        "import { receiver } from './receiver.js';",
+        '',
+        'const app = Fastify();',
+        "await app.register(fastifyWebhook(receiver, { path: '/webhooks' }));",
+        'await app.listen({ port: 3000 });',
+      ],
+    ],
+    [
+      'Hono',
+      [
+        "import { Hono } from 'hono';",
+        "import { receiver } from './receiver.js';",
+        '',
+        'const app = new Hono();',
+        "app.post('/webhooks', (c) => receiver.fetch(c.req.raw));",
+        'export default app;',
+      ],
+    ],
+    [
+      'Next.js route handler (`app/webhooks/route.ts`)',
+      [
+        "import { receiver } from '../../receiver.js';",
+        '',
+        'export const POST = (request: Request) => receiver.fetch(request);',
+      ],
+    ],
+    [
+      'Cloudflare Workers (the parser needs no store; answer 2xx once the event is handled)',
+      [
+        `import { createParser } from ${quote(name)};`,
+        '',
+        'export default {',
+        '  async fetch(request: Request, env: { WEBHOOK_SECRET: string }): Promise<Response> {',
+        '    try {',
+        '      const event = await createParser({ secret: env.WEBHOOK_SECRET }).verifyAndParse(request);',
+        `      if (event.type === ${quote(event)}) console.log(${read});`,
+        '      return new Response(null, { status: 204 });',
+        '    } catch (error) {',
+        '      return new Response(null, { status: (error as { status?: number }).status ?? 500 });',
+        '    }',
+        '  },',
+        '};',
+      ],
+    ],
+  ] as const;
+  return [
+    '## Verify and parse a delivery',
+    `One call checks the signature and replay window, reads the envelope and validates the payload; \`event\` is narrowed on \`type\`.`,
+    parse,
+    '## Handle deliveries with a receiver',
+    'A receiver adds exactly-once handling (an idempotency store), typed handlers per event and the HTTP answers senders expect.',
+    receiver,
+    ...frameworks.flatMap(([title, lines]) => [`### ${title}`, fence('ts', lines.join('\n'))]),
+  ].join('\n\n');
+}
+
+function licenseSection(pkg: ResolvedPackage): string {
+  if (TEMPLATED_LICENSES.includes(pkg.license))
+    return `## License\n\n${text(pkg.license)}: see [LICENSE](LICENSE).`;
+  return `## License\n\n${text(pkg.license)}. No LICENSE file was generated for this license: add its text before publishing.`;
+}
+
+export function emitReadme(input: ReadmeInput): string {
+  const { model, pkg } = input;
+  const intro = [
+    `# ${text(pkg.name)}`,
+    text(pkg.description),
+    `Generated by gen-webhooks ${inline(input.generatorVersion)} from ${code(input.source)} (${inline(model.title)} ${inline(model.version)}). ` +
+      `Signature scheme: ${code(model.signature.kind === 'preset' ? model.signature.preset : model.signature.kind)}.`,
+  ];
+  if (model.description) intro.push(text(model.description));
+  const events = model.events.map((event) => eventSection(input, event));
+  return `${[
+    ...intro,
+    '## Install',
+    fence('sh', `npm install ${pkg.name} zod`),
+    `zod 4 is a peer dependency: the app brings one copy. ${code(`import { fixtures } from '${pkg.name}/fixtures'`)} gives one valid payload per event for your tests.`,
+    usage(input),
+    `## Events (${model.events.length})`,
+    ...events,
+    licenseSection(pkg),
+  ].join('\n\n')}\n`;
+}

@@ -1,0 +1,151 @@
+/**
+ * `createParser(contract, options).verifyAndParse(request)`: the receiver's verify → window → parse →
+ * select → validate steps as one call that returns the typed event instead of running a handler —
+ * the `constructEvent` / `unwrap` shape Stripe, Svix and Stainless SDK users know. No store, no
+ * dedupe, no answer: the caller decides what to do with the event (and answers `error.status` on a
+ * `WebhookError`, the only error it throws).
+ */
+
+import { readRequestBody } from '../adapters/web.js';
+import { bodyTooLarge, toBytes, toText } from '../bytes.js';
+import type { Contract, EventMapBase, EventName, StandardSchemaV1 } from '../contract.js';
+import { WebhookError } from '../errors.js';
+import { getProvider } from '../presets/registry.js';
+import type { PresetOptions } from '../presets/types.js';
+import { createSignatureScheme } from '../signing/resolve.js';
+import type { HeadersInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
+import { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
+import { createDispatcher } from './dispatch.js';
+import { toWebhookError } from './respond.js';
+import type { ReceiveRequest } from './types.js';
+import { validate } from './validate.js';
+
+/** One verified event, narrowed on `type`: `if (event.type === 'pet.adopted') event.data.petId`. */
+export type ParsedEvent<M extends EventMapBase> = {
+  readonly [K in EventName<M>]: {
+    /** The delivery id header (`webhook-id`, …), else the envelope id, else `sha256:<body digest>`. */
+    readonly id: string;
+    readonly type: K;
+    /** When the event happened (envelope) or was signed (signature header), if known. */
+    readonly timestamp: Date | undefined;
+    readonly data: M[K];
+  };
+}[EventName<M>];
+
+export interface ParserOptions {
+  /** Signing secret(s); several during a rotation. Required unless `scheme` is given or the contract is unsigned. */
+  readonly secret?: Secret | readonly Secret[];
+  /** A scheme to use instead of the contract's. */
+  readonly scheme?: SignatureScheme;
+  /** Provider-specific options for preset schemes. */
+  readonly preset?: PresetOptions;
+  /** Replay window in seconds. Default 300. */
+  readonly tolerance?: number;
+  /** Clock in ms since the epoch. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Largest accepted body. Default 5 MiB. */
+  readonly maxBodyBytes?: number;
+  /** `strict` (default): an invalid payload throws `invalid_payload`. `off`: `data` is the payload as received. */
+  readonly validation?: 'strict' | 'off';
+}
+
+/** A Web `Request`, or the parts of one: the raw body (bytes or text, never parsed JSON) and headers. */
+export type ParseInput = Request | ReceiveRequest;
+
+export interface Parser<M extends EventMapBase = EventMapBase> {
+  /**
+   * Verifies the signature and replay window, reads the envelope and validates the payload. Throws
+   * `WebhookError` only: 401 `invalid_signature`, 400 for a bad envelope, a payload that does not
+   * match the contract (`invalid_payload`, with `details.issues`) or an event type the contract does
+   * not define (`unknown_event`, with `details.type`: answer it 2xx if the sender should not retry).
+   */
+  verifyAndParse(input: ParseInput): Promise<ParsedEvent<M>>;
+}
+
+function isRequest(input: ParseInput): input is Request {
+  return typeof (input as Request).arrayBuffer === 'function' && typeof (input as Request).url === 'string';
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(toText(bytes));
+  } catch (cause) {
+    throw new WebhookError('invalid_body', 'The body is not valid JSON', { cause });
+  }
+}
+
+async function contentId(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(
+    await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>),
+  );
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return `sha256:${hex}`;
+}
+
+export function createParser<M extends EventMapBase>(
+  contract: Contract<M>,
+  options: ParserOptions,
+): Parser<M> {
+  const now = options.now ?? Date.now;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const provider = contract.signature.kind === 'preset' ? getProvider(contract.signature.preset) : undefined;
+  if (options.scheme === undefined && options.secret === undefined && contract.signature.kind !== 'none') {
+    throw new WebhookError(
+      'invalid_config',
+      `createParser needs the signing \`secret\` of "${contract.name}"`,
+    );
+  }
+  const scheme =
+    options.scheme ??
+    createSignatureScheme(contract.signature, {
+      ...(options.preset ?? {}),
+      secret: (options.secret ?? []) as never,
+      ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+      now,
+    });
+  const dispatch = createDispatcher(contract);
+  const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
+
+  const parse = async (headers: HeadersInput, bytes: Uint8Array, url: string | undefined) => {
+    if (bytes.byteLength > maxBodyBytes) throw bodyTooLarge(maxBodyBytes);
+    const verified = await scheme.verify(
+      url === undefined ? { headers, body: bytes } : { headers, body: bytes, url },
+    );
+    const body = provider === undefined ? parseJson(bytes) : provider.parseBody(bytes, headers);
+    const x = dispatch(body, headers, verified);
+    if (x.event === undefined) {
+      throw new WebhookError('unknown_event', `Unknown event type "${x.type}"`, {
+        details: { type: x.type },
+      });
+    }
+    const id = provider?.eventId(headers, body, verified) ?? x.id ?? (await contentId(bytes));
+    let data = x.data;
+    const schema = events[x.event]?.schema;
+    if (options.validation !== 'off' && schema !== undefined) {
+      const result = await validate(schema, x.data, x.dataPointer);
+      if (!result.ok) {
+        throw new WebhookError('invalid_payload', `The "${x.event}" payload does not match the contract`, {
+          details: { issues: result.issues, pointer: x.dataPointer },
+        });
+      }
+      data = result.value;
+    }
+    return { id, type: x.event, timestamp: x.timestamp, data } as ParsedEvent<M>;
+  };
+
+  return {
+    async verifyAndParse(input) {
+      try {
+        if (isRequest(input)) {
+          const bytes = await readRequestBody(input, maxBodyBytes);
+          return await parse(input.headers, bytes, input.url);
+        }
+        return await parse(input.headers, toBytes(input.body as RawBody), input.url);
+      } catch (error) {
+        // A scheme, schema or body reader that throws something else still surfaces as WebhookError.
+        throw toWebhookError(error);
+      }
+    },
+  };
+}
