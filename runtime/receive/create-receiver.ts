@@ -23,7 +23,7 @@ import {
   type IdempotencyStore,
   type QueuedEvent,
 } from '../stores/types.js';
-import { createDispatcher } from './dispatch.js';
+import { createDispatcher, unknownReporter } from './dispatch.js';
 import { errorResult, statusResult, toWebhookError } from './respond.js';
 import type {
   CommonReceiverOptions,
@@ -237,6 +237,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       // A failing log hook must not change the answer.
     }
   };
+  const reportUnknown = unknownReporter(contract.name, o.onError === undefined ? undefined : report);
 
   const fail = (error: unknown, context: { id?: string; type?: string }): ReceiveResult => {
     const e = toWebhookError(error);
@@ -477,7 +478,10 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
         });
       }
       const handler = handlerFor(x.event);
-      if (handler === undefined) return statusResult(200, 'ignored', 'ignored', context);
+      if (handler === undefined) {
+        if (x.event === undefined) reportUnknown(x, context);
+        return statusResult(200, 'ignored', 'ignored', context);
+      }
       let validated: Checked;
       if (x.event === undefined) validated = { data: x.data, issues: [] };
       else {

@@ -1,8 +1,11 @@
 /**
  * From a verified, JSON-decoded body to "which event is this": the envelope (id, type, timestamp,
  * data) per `contract.envelope`, and the event name per `contract.selector` and each event's `match`.
+ * A type value that is no event's `match.body` but is an event's name selects that event (the
+ * contract's key for it). A delivery no event matches is `event: undefined`, reported by
+ * `reportUnknown` (never a silent 2xx).
  */
-import type { Contract, EventMapBase } from '../contract.js';
+import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { envelopeFields, parseEnvelope } from '../envelope.js';
 import { WebhookError } from '../errors.js';
 import { getHeader } from '../headers.js';
@@ -46,14 +49,46 @@ function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/** `schema` selector: the one event whose schema accepts the payload (names in contract order). */
+function bySchema(
+  events: ReadonlyArray<readonly [string, StandardSchemaV1]>,
+  data: unknown,
+): { type: string; event: string | undefined } {
+  if (events.length === 1) {
+    const only = (events[0] as readonly [string, StandardSchemaV1])[0];
+    return { type: only, event: only };
+  }
+  const accepted: string[] = [];
+  for (const [name, schema] of events) {
+    const result = schema['~standard'].validate(data);
+    if (result instanceof Promise) {
+      throw new WebhookError('invalid_config', 'The "schema" selector needs synchronous schemas');
+    }
+    if (result.issues === undefined) accepted.push(name);
+  }
+  if (accepted.length === 1) return { type: accepted[0] as string, event: accepted[0] };
+  return {
+    type:
+      accepted.length === 0 ? '(no event schema accepts the payload)' : `(ambiguous: ${accepted.join(', ')})`,
+    event: undefined,
+  };
+}
+
 export function createDispatcher<M extends EventMapBase>(contract: Contract<M>): Dispatcher {
   const { envelope, selector } = contract;
   const names = envelope.kind === 'envelope' ? envelopeFields(envelope) : undefined;
   const dataPointer = names === undefined ? '' : `/${escapePointer(names.data)}`;
+  if (selector.kind === 'envelope-type' && names?.absent.has('type')) {
+    throw new WebhookError(
+      'invalid_config',
+      'The envelope-type selector needs an envelope type field (it is listed as absent)',
+    );
+  }
 
   // Selector value → event name; for header selectors, header value → (body value → event name).
   const byValue = new Map<string, string>();
   const byHeader = new Map<string, { headerOnly?: string; byBody: Map<string, string> }>();
+  const schemas: Array<readonly [string, StandardSchemaV1]> = [];
   for (const [name, definition] of Object.entries(contract.events)) {
     const match = definition.match;
     if (selector.kind === 'header') {
@@ -68,10 +103,14 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
       if (match?.body === undefined) slot.headerOnly = name;
       else slot.byBody.set(match.body, name);
       byHeader.set(headerValue, slot);
+    } else if (selector.kind === 'schema') {
+      schemas.push([name, definition.schema]);
     } else {
       byValue.set(match?.body ?? name, name);
     }
   }
+  // The key fallback: only names no event claims as a match value.
+  for (const name of Object.keys(contract.events)) if (!byValue.has(name)) byValue.set(name, name);
 
   return (body, headers, verified) => {
     let data: unknown = body;
@@ -110,6 +149,8 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
       type = bodyText === undefined ? headerValue : `${headerValue}.${bodyText}`;
       const slot = byHeader.get(headerValue);
       event = (bodyText === undefined ? undefined : slot?.byBody.get(bodyText)) ?? slot?.headerOnly;
+    } else if (selector.kind === 'schema') {
+      ({ type, event } = bySchema(schemas, data));
     } else {
       const raw = selector.kind === 'body' ? getPath(body, selector.field) : envelopeType;
       if (typeof raw !== 'string' || raw === '') {
@@ -126,5 +167,33 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
       event = byValue.get(raw);
     }
     return { id, type, event, timestamp, data, dataPointer };
+  };
+}
+
+/**
+ * Reports a verified delivery that matches no event of the contract: to `onError` (outcome
+ * `ignored`, code `unknown_event`) when the receiver has one, else once per type to the console, so
+ * an ignored delivery always leaves a trace.
+ */
+export function unknownReporter(
+  contractName: string,
+  report:
+    | ((error: WebhookError, context: { outcome: 'ignored'; id?: string; type?: string }) => void)
+    | undefined,
+): (x: Extracted, context: { id?: string; type?: string }) => void {
+  const logged = new Set<string>();
+  return (x, context) => {
+    const error = new WebhookError(
+      'unknown_event',
+      `"${contractName}" has no event for type "${x.type}"; the delivery was ignored`,
+      { details: { type: x.type } },
+    );
+    if (report !== undefined) {
+      report(error, { outcome: 'ignored', ...context });
+      return;
+    }
+    if (logged.size >= 100 || logged.has(x.type)) return;
+    logged.add(x.type);
+    console.warn(`[gen-webhooks] ${error.message} (pass onError or unknownEvent to handle these)`);
   };
 }
