@@ -111,7 +111,12 @@ export type EnvelopeTimestampFormat = 'iso' | 'unix' | 'unix-ms';
  */
 export type SelectorConfig =
   | { readonly kind: 'envelope-type' }
-  | { readonly kind: 'body'; readonly field: string }
+  | {
+      readonly kind: 'body';
+      readonly field: string;
+      /** A body without the field is the one event whose schema accepts it (events that have none). */
+      readonly fallback?: 'schema';
+    }
   | { readonly kind: 'header'; readonly header: string; readonly bodyField?: string }
   | {
       /**

@@ -6,7 +6,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SelectorConfig } from '@gen-webhooks/runtime';
+import type { EnvelopeConfig, SelectorConfig, SignatureConfig } from '@gen-webhooks/runtime';
 import { type Diagnostic, GeneratorError } from '../errors.js';
 import { detectFormat, EXPECTED_FORMAT } from '../load/detect-format.js';
 import { DocumentStore, isRecord, type Loc } from '../load/document-store.js';
@@ -16,10 +16,12 @@ import { parseAsyncApi2 } from './asyncapi2.js';
 import { parseAsyncApi3 } from './asyncapi3.js';
 import type { EventDraft, ParseContext } from './context.js';
 import { contractName } from './contract-name.js';
-import { DEFAULT_ENVELOPE, DEFAULT_SELECTOR, DEFAULT_SIGNATURE, readRootExtension } from './extension.js';
+import { deriveDelivery } from './derive-envelope.js';
+import { DEFAULT_SIGNATURE, readRootExtension } from './extension.js';
 import { GITHUB_ENVELOPE, GITHUB_SELECTOR, GITHUB_SIGNATURE, isGitHubDocument } from './github.js';
 import { SchemaNormalizer } from './normalize-schema.js';
 import { parseOpenApi } from './openapi.js';
+import { payloadOf } from './payload.js';
 
 export interface LoadOptions {
   /** Follow `http(s)` `$ref`s (refused with `remote_ref_refused` otherwise). */
@@ -28,6 +30,12 @@ export interface LoadOptions {
   fetch?: typeof fetch;
   /** Apply GitHub conventions even when the document is not recognised as GitHub's. */
   preset?: 'github';
+  /**
+   * The signature scheme, over the document's own declaration (per contract when a function:
+   * `undefined` keeps the document's). Envelope derivation reads it: ids and timestamps in signed
+   * headers are not demanded from the body.
+   */
+  signature?: SignatureConfig | ((contract: { name: string; file: string }) => SignatureConfig | undefined);
 }
 
 export interface LoadResult {
@@ -140,18 +148,33 @@ async function loadOne(
       file,
     });
   }
-  const signature = extension.signature ?? (github ? GITHUB_SIGNATURE : DEFAULT_SIGNATURE);
-  const envelope = extension.envelope ?? (github ? GITHUB_ENVELOPE : DEFAULT_ENVELOPE);
-  const selector = extension.selector ?? (github ? GITHUB_SELECTOR : DEFAULT_SELECTOR);
+  const name = contractName(file);
+  const override =
+    typeof options.signature === 'function' ? options.signature({ name, file }) : options.signature;
+  const signature = override ?? extension.signature ?? (github ? GITHUB_SIGNATURE : DEFAULT_SIGNATURE);
   const schemas = new SchemaNormalizer(store, diagnostics);
-  const ctx: ParseContext = { store, schemas, diagnostics, envelope, github };
-  const drafts =
+  const ctx: ParseContext = { store, schemas, diagnostics, github };
+  const drafts = uniqueDrafts(
+    ctx,
     format === 'asyncapi-2'
       ? parseAsyncApi2(ctx, root)
       : format === 'asyncapi-3'
         ? parseAsyncApi3(ctx, root)
-        : parseOpenApi(ctx, root, format === 'openapi-3.1');
-  const events = finalizeEvents(ctx, drafts, selector);
+        : parseOpenApi(ctx, root, format === 'openapi-3.1'),
+  );
+  const { envelope, selector, matches } = github
+    ? {
+        envelope: extension.envelope ?? GITHUB_ENVELOPE,
+        selector: extension.selector ?? GITHUB_SELECTOR,
+        matches: new Map<string, string>(),
+      }
+    : deriveDelivery(ctx, drafts, {
+        file: store.root.display,
+        signature,
+        ...(extension.envelope ? { envelope: extension.envelope } : {}),
+        ...(extension.selector ? { selector: extension.selector } : {}),
+      });
+  const events = finalizeEvents(ctx, drafts, { envelope, selector, matches });
   if (events.length === 0) {
     const skipped = diagnostics.filter((d) => SKIP_CODES.has(d.code));
     const why = skipped[0]
@@ -163,7 +186,6 @@ async function loadOne(
       expected: expectedEvents(format),
     });
   }
-  const name = contractName(file);
   const info = isRecord(doc.info) ? doc.info : {};
   const title = typeof info.title === 'string' && info.title.trim() !== '' ? info.title : name;
   let version = typeof info.version === 'string' ? info.version : undefined;
@@ -213,14 +235,10 @@ function expectedEvents(format: InputFormat): string {
   }
 }
 
-/** Merges re-declarations of one event, renames true duplicates, drops default matches, sorts. */
-function finalizeEvents(
-  ctx: ParseContext,
-  drafts: readonly EventDraft[],
-  selector: SelectorConfig,
-): EventModel[] {
+/** Merges re-declarations of one event and renames true duplicates (document order kept). */
+function uniqueDrafts(ctx: ParseContext, drafts: readonly EventDraft[]): EventDraft[] {
   const taken = new Map<string, string>(); // name → identity
-  const events: EventModel[] = [];
+  const out: EventDraft[] = [];
   for (const draft of drafts) {
     let name = draft.name;
     const owner = taken.get(name);
@@ -239,7 +257,23 @@ function finalizeEvents(
       });
     }
     taken.set(name, draft.identity);
-    let match = draft.match;
+    out.push(name === draft.name ? draft : { ...draft, name });
+  }
+  return out;
+}
+
+/** Payloads cut per envelope, match values (declared, else derived), default matches dropped, sorted. */
+function finalizeEvents(
+  ctx: ParseContext,
+  drafts: readonly EventDraft[],
+  delivery: { envelope: EnvelopeConfig; selector: SelectorConfig; matches: ReadonlyMap<string, string> },
+): EventModel[] {
+  const { envelope, selector } = delivery;
+  const events: EventModel[] = [];
+  for (const draft of drafts) {
+    const name = draft.name;
+    const derived = delivery.matches.get(name);
+    let match = draft.match ?? (derived === undefined ? undefined : { body: derived });
     if (match && selector.kind !== 'header' && match.header === undefined && match.body === name)
       match = undefined;
     if (selector.kind === 'header' && match?.header === undefined) {
@@ -252,8 +286,9 @@ function finalizeEvents(
         },
       );
     }
-    const { identity: _identity, match: _match, ...rest } = draft;
-    events.push({ ...rest, name, ...(match ? { match } : {}) });
+    const { payload, examples } = payloadOf(ctx, envelope, draft.body, draft.bodyExamples);
+    const { identity: _identity, match: _match, body: _body, bodyExamples: _examples, ...rest } = draft;
+    events.push({ ...rest, name, payload, examples, ...(match ? { match } : {}) });
   }
   events.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   warnAmbiguousMatches(ctx, events, selector);

@@ -16,7 +16,7 @@ import type { JsonSchemaObject, SourcedSchema } from '../model.js';
 import { type EventDraft, info, METHODS, optionalString, type ParseContext, warn } from './context.js';
 import { readEventExtension } from './extension.js';
 import { githubSelector } from './github.js';
-import { payloadOf, schemaExamples } from './payload.js';
+import { schemaExamples } from './payload.js';
 
 interface BodyOperation {
   readonly method: string;
@@ -207,7 +207,6 @@ function operationEvent(
       warn(ctx, op.operation, 'github_event_unknown', `cannot tell the X-GitHub-Event of "${defaultName}"`);
     }
   }
-  const { payload, examples: payloadExamples } = payloadOf(ctx, bodySchema, examples);
   const summary =
     optionalString(siblings?.summary) ??
     optionalString(operation.summary) ??
@@ -222,9 +221,9 @@ function operationEvent(
     ...(summary !== undefined ? { summary } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(operation.deprecated === true ? { deprecated: true } : {}),
-    payload,
+    body: bodySchema,
     ...(headers ? { headers } : {}),
-    examples: payloadExamples,
+    bodyExamples: examples,
     ...(match && Object.keys(match).length > 0 ? { match } : {}),
     source: where(op.operation),
     identity: `${op.operation.doc.id}#${op.operation.pointer}`,

@@ -9,7 +9,9 @@ import { createDispatcher } from './dispatch.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
-const batch: Contract = {
+type BatchEvents = { batch_completed: { id: string }; batch_failed: { id: string } };
+
+const batch: Contract<BatchEvents> = {
   name: 'batches',
   events: {
     batch_completed: { schema: z.object({ id: z.string() }), match: { body: 'batch.completed' } },
@@ -36,7 +38,7 @@ describe('createDispatcher', () => {
 
   it('a match value wins over another event named like it', () => {
     const dispatch = createDispatcher({
-      ...batch,
+      ...(batch as Contract),
       events: {
         a: { schema: z.unknown(), match: { body: 'b' } },
         b: { schema: z.unknown(), match: { body: 'c' } },
@@ -71,9 +73,9 @@ describe('createDispatcher', () => {
   });
 
   it('refuses an envelope-type selector over an envelope without a type field', () => {
-    expect(() => createDispatcher({ ...batch, envelope: { kind: 'envelope', absent: ['type'] } })).toThrow(
-      /type field/,
-    );
+    expect(() =>
+      createDispatcher({ ...(batch as Contract), envelope: { kind: 'envelope', absent: ['type'] } }),
+    ).toThrow(/type field/);
   });
 });
 
@@ -128,5 +130,26 @@ describe('unknown events are never a silent 200', () => {
     const result = await receiver.handle(deliver({ type: 'batch.completed', data: { id: 'b' } }));
     expect(result.outcome).toBe('processed');
     expect(seen).toEqual([['msg_u1', { id: 'b' }]]);
+  });
+});
+
+describe('body selector with a schema fallback', () => {
+  it('selects by the field where the body has it, by schema where it has none', () => {
+    const dispatch = createDispatcher({
+      name: 'mixed',
+      events: {
+        'merchant.created': {
+          schema: z.object({ type: z.literal('merchant.created'), data: z.object({}) }),
+        },
+        'terminal.assigned': { schema: z.object({ uniqueTerminalId: z.string() }) },
+      },
+      signature: { kind: 'none' },
+      envelope: { kind: 'bare' },
+      selector: { kind: 'body', field: 'type', fallback: 'schema' },
+    });
+    expect(dispatch({ type: 'merchant.created', data: {} }, {}, {}).event).toBe('merchant.created');
+    expect(dispatch({ uniqueTerminalId: 'T1' }, {}, {}).event).toBe('terminal.assigned');
+    expect(dispatch({ type: 'other', uniqueTerminalId: 'T1' }, {}, {}).event).toBeUndefined();
+    expect(dispatch({ data: {} }, {}, {}).event).toBeUndefined();
   });
 });

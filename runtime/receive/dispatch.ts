@@ -103,10 +103,9 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
       if (match?.body === undefined) slot.headerOnly = name;
       else slot.byBody.set(match.body, name);
       byHeader.set(headerValue, slot);
-    } else if (selector.kind === 'schema') {
-      schemas.push([name, definition.schema]);
     } else {
-      byValue.set(match?.body ?? name, name);
+      schemas.push([name, definition.schema]);
+      if (selector.kind !== 'schema') byValue.set(match?.body ?? name, name);
     }
   }
   // The key fallback: only names no event claims as a match value.
@@ -153,6 +152,10 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
       ({ type, event } = bySchema(schemas, data));
     } else {
       const raw = selector.kind === 'body' ? getPath(body, selector.field) : envelopeType;
+      if (raw === undefined && selector.kind === 'body' && selector.fallback === 'schema') {
+        ({ type, event } = bySchema(schemas, data));
+        return { id, type, event, timestamp, data, dataPointer };
+      }
       if (typeof raw !== 'string' || raw === '') {
         const field = selector.kind === 'body' ? selector.field : (names?.type ?? 'type');
         throw new WebhookError(

@@ -13,6 +13,6 @@ export const contract: Contract<Events> = {
     'invoice.paid': { schema: eventSchemas['invoice.paid'], summary: 'An invoice was paid' },
   },
   signature: { kind: 'standard-webhooks' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
+  envelope: { kind: 'bare' },
+  selector: { kind: 'schema' },
 };

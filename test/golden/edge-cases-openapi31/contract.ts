@@ -23,6 +23,6 @@ export const contract: Contract<Events> = {
     'tree.updated': { schema: eventSchemas['tree.updated'] },
   },
   signature: { kind: 'standard-webhooks' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
+  envelope: { kind: 'bare' },
+  selector: { kind: 'schema' },
 };

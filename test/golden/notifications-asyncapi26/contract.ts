@@ -13,6 +13,6 @@ export const contract: Contract<Events> = {
     'user.signedup': { schema: eventSchemas['user.signedup'], summary: 'A new user signed up' },
   },
   signature: { kind: 'standard-webhooks' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
+  envelope: { kind: 'bare' },
+  selector: { kind: 'schema' },
 };
