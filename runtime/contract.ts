@@ -150,6 +150,11 @@ export interface EventDefinition<T = unknown> {
    * selectors; for `header` selectors, `header` is required and `body` optional.
    */
   readonly match?: { readonly header?: string; readonly body?: string };
+  /**
+   * Top-level fields the payload schema declares. With the `schema` selector, when several schemas
+   * accept a body, the event declaring the most of the body's fields is chosen (a tie selects none).
+   */
+  readonly fields?: readonly string[];
   readonly deprecated?: boolean;
   readonly summary?: string;
 }

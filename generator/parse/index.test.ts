@@ -250,6 +250,7 @@ describe('lenient reading and routing checks', () => {
       stringify({
         openapi: '3.1.0',
         info: { title: 'A', version: '1' },
+        'x-gen-webhooks': { selector: { kind: 'body', field: 'type' } },
         webhooks: {
           a: { post: { requestBody: body } },
           b: { post: { 'x-gen-webhooks': { match: { body: 'a' } }, requestBody: body } },
@@ -264,7 +265,8 @@ describe('lenient reading and routing checks', () => {
     expect(model.diagnostics).toContainEqual({
       level: 'warning',
       code: 'ambiguous_match',
-      message: 'events "a" and "b" have the same selector values; a receiver cannot tell them apart',
+      message:
+        'events "a" and "b" have the same type value; a receiver chooses between them by their payload schemas',
       file,
       pointer: '/webhooks/b/post',
     });

@@ -153,3 +153,27 @@ describe('body selector with a schema fallback', () => {
     expect(dispatch({ data: {} }, {}, {}).event).toBeUndefined();
   });
 });
+
+describe('schema selector: the most specific schema wins', () => {
+  it('picks the accepting event that declares the most of the body fields; a tie selects none', () => {
+    const loose = (fields: string[]) => ({
+      schema: z.looseObject(Object.fromEntries(fields.map((f) => [f, z.unknown().optional()]))),
+      fields,
+    });
+    const dispatch = createDispatcher({
+      name: 'lights',
+      events: {
+        lightMeasured: loose(['id', 'lumens', 'sentAt']),
+        turnOnOff: loose(['command', 'sentAt']),
+        dimLight: loose(['percentage', 'sentAt']),
+      },
+      signature: { kind: 'none' },
+      envelope: { kind: 'bare' },
+      selector: { kind: 'schema' },
+    });
+    expect(dispatch({ id: 1, lumens: 3, sentAt: 'x' }, {}, {}).event).toBe('lightMeasured');
+    expect(dispatch({ command: 'on', sentAt: 'x' }, {}, {}).event).toBe('turnOnOff');
+    expect(dispatch({ sentAt: 'x' }, {}, {}).event).toBeUndefined();
+    expect(dispatch({}, {}, {}).type).toContain('ambiguous');
+  });
+});

@@ -49,27 +49,47 @@ function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
-/** `schema` selector: the one event whose schema accepts the payload (names in contract order). */
+interface SchemaCandidate {
+  readonly name: string;
+  readonly schema: StandardSchemaV1;
+  readonly fields: ReadonlySet<string>;
+}
+
+/**
+ * `schema` selector: the one event whose schema accepts the payload; among several, the one that
+ * declares the most of the body's fields (events in contract order).
+ */
 function bySchema(
-  events: ReadonlyArray<readonly [string, StandardSchemaV1]>,
+  events: readonly SchemaCandidate[],
   data: unknown,
 ): { type: string; event: string | undefined } {
   if (events.length === 1) {
-    const only = (events[0] as readonly [string, StandardSchemaV1])[0];
+    const only = (events[0] as SchemaCandidate).name;
     return { type: only, event: only };
   }
-  const accepted: string[] = [];
-  for (const [name, schema] of events) {
-    const result = schema['~standard'].validate(data);
+  let accepted: SchemaCandidate[] = [];
+  for (const candidate of events) {
+    const result = candidate.schema['~standard'].validate(data);
     if (result instanceof Promise) {
       throw new WebhookError('invalid_config', 'The "schema" selector needs synchronous schemas');
     }
-    if (result.issues === undefined) accepted.push(name);
+    if (result.issues === undefined) accepted.push(candidate);
   }
-  if (accepted.length === 1) return { type: accepted[0] as string, event: accepted[0] };
+  if (accepted.length > 1 && isRecord(data)) {
+    const keys = Object.keys(data);
+    const score = (c: SchemaCandidate) => keys.filter((k) => c.fields.has(k)).length;
+    const best = Math.max(...accepted.map(score));
+    accepted = accepted.filter((c) => score(c) === best);
+  }
+  if (accepted.length === 1) {
+    const name = (accepted[0] as SchemaCandidate).name;
+    return { type: name, event: name };
+  }
   return {
     type:
-      accepted.length === 0 ? '(no event schema accepts the payload)' : `(ambiguous: ${accepted.join(', ')})`,
+      accepted.length === 0
+        ? '(no event schema accepts the payload)'
+        : `(ambiguous: ${accepted.map((c) => c.name).join(', ')})`,
     event: undefined,
   };
 }
@@ -86,9 +106,10 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
   }
 
   // Selector value → event name; for header selectors, header value → (body value → event name).
-  const byValue = new Map<string, string>();
+  // Several events may share a type value (Slack's `emoji_changed` with a `subtype`): their schemas decide.
+  const byValue = new Map<string, SchemaCandidate[]>();
   const byHeader = new Map<string, { headerOnly?: string; byBody: Map<string, string> }>();
-  const schemas: Array<readonly [string, StandardSchemaV1]> = [];
+  const schemas: SchemaCandidate[] = [];
   for (const [name, definition] of Object.entries(contract.events)) {
     const match = definition.match;
     if (selector.kind === 'header') {
@@ -104,12 +125,16 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
       else slot.byBody.set(match.body, name);
       byHeader.set(headerValue, slot);
     } else {
-      schemas.push([name, definition.schema]);
-      if (selector.kind !== 'schema') byValue.set(match?.body ?? name, name);
+      const candidate = { name, schema: definition.schema, fields: new Set(definition.fields ?? []) };
+      schemas.push(candidate);
+      if (selector.kind !== 'schema') {
+        const value = match?.body ?? name;
+        byValue.set(value, [...(byValue.get(value) ?? []), candidate]);
+      }
     }
   }
   // The key fallback: only names no event claims as a match value.
-  for (const name of Object.keys(contract.events)) if (!byValue.has(name)) byValue.set(name, name);
+  for (const candidate of schemas) if (!byValue.has(candidate.name)) byValue.set(candidate.name, [candidate]);
 
   return (body, headers, verified) => {
     let data: unknown = body;
@@ -167,7 +192,11 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
         );
       }
       type = raw;
-      event = byValue.get(raw);
+      const candidates = byValue.get(raw);
+      event =
+        candidates === undefined || candidates.length === 1
+          ? candidates?.[0]?.name
+          : bySchema(candidates, data).event;
     }
     return { id, type, event, timestamp, data, dataPointer };
   };
