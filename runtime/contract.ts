@@ -161,6 +161,19 @@ export interface EventDefinition<T = unknown> {
 
 export type EventMapBase = { readonly [event: string]: unknown };
 
+/**
+ * Request bodies other than JSON that a contract's deliveries use. The receiver decodes them, by
+ * the request's `Content-Type`, into an object of fields (the payload) after verifying the raw bytes.
+ */
+export interface BodyFormats {
+  /** `application/x-www-form-urlencoded`: fields as strings (a repeated name gives a list). */
+  readonly form?: boolean;
+  /** `multipart/form-data`: text parts as strings, file parts as their bytes in base64. */
+  readonly multipart?: boolean;
+  /** Fields that carry JSON text (a `payload` part), parsed; parts sent as `application/json` are too. */
+  readonly jsonFields?: readonly string[];
+}
+
 export interface Contract<M extends EventMapBase = EventMapBase> {
   readonly name: string;
   readonly version?: string;
@@ -169,6 +182,8 @@ export interface Contract<M extends EventMapBase = EventMapBase> {
   readonly envelope: EnvelopeConfig;
   readonly selector: SelectorConfig;
   readonly retry?: BackoffConfig;
+  /** Non-JSON bodies the deliveries use (default: JSON only). */
+  readonly bodies?: BodyFormats;
 }
 
 /** Identity helper that checks a descriptor against the event map. */

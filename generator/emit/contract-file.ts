@@ -47,6 +47,7 @@ export function emitContractFile(
     `  envelope: ${literal(model.envelope, '  ')},\n`,
     `  selector: ${literal(model.selector, '  ')},\n`,
     model.retry !== undefined ? `  retry: ${literal(model.retry, '  ')},\n` : '',
+    model.bodies !== undefined ? `  bodies: ${literal(model.bodies, '  ')},\n` : '',
     '};\n',
   ];
   return lines.join('');

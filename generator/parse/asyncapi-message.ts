@@ -8,6 +8,7 @@
 import { child, isRecord, type Loc, where } from '../load/document-store.js';
 import { type EventDraft, info, optionalString, type ParseContext, warn } from './context.js';
 import { readEventExtension } from './extension.js';
+import { schemaExamples } from './payload.js';
 
 const JSON_SCHEMA_FORMAT =
   /^application\/(vnd\.aai\.asyncapi|schema|vnd\.oai\.openapi)(\+json|\+yaml)?(\s*;.*)?$/i;
@@ -131,6 +132,8 @@ export function messageEvent(ctx: ParseContext, use: MessageUse): EventDraft | u
       if (isRecord(example) && 'payload' in example) examples.push(example.payload);
     }
   }
+  // Without message examples, the payload schema's own `examples`/`example` are the bodies.
+  if (examples.length === 0 && payloadLoc !== undefined) examples.push(...schemaExamples(ctx, body));
   let headers: EventDraft['headers'];
   const headersLoc = field(ctx, use, 'headers');
   if (headersLoc !== undefined) {

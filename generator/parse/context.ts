@@ -25,6 +25,8 @@ export interface EventDraft {
   readonly headers?: SourcedSchema;
   /** Whole-body examples, in document order. */
   readonly bodyExamples: readonly unknown[];
+  /** A form-encoded or multipart body (JSON when absent), and its fields that carry JSON. */
+  readonly media?: { readonly kind: 'form' | 'multipart'; readonly jsonFields: readonly string[] };
   readonly match?: { readonly header?: string; readonly body?: string };
   readonly source: string;
   /** Resolved location of the declaring operation/message: equal identities are the same event. */

@@ -6,7 +6,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { EnvelopeConfig, SelectorConfig, SignatureConfig } from '@gen-webhooks/runtime';
+import type { BodyFormats, EnvelopeConfig, SelectorConfig, SignatureConfig } from '@gen-webhooks/runtime';
 import { type Diagnostic, GeneratorError } from '../errors.js';
 import { detectFormat, EXPECTED_FORMAT } from '../load/detect-format.js';
 import { DocumentStore, isRecord, type Loc } from '../load/document-store.js';
@@ -46,7 +46,15 @@ export interface LoadResult {
 const CONTRACT_FILE = /\.(ya?ml|json)$/i;
 
 /** Diagnostics that mean "an operation or message was not turned into an event". */
-const SKIP_CODES = new Set(['unsupported_schema_format', 'unsupported_media_type', 'no_content']);
+const SKIP_CODES = new Set([
+  'unsupported_schema_format',
+  'unsupported_media_type',
+  'no_content',
+  'no_request_body',
+  'no_message',
+  'invalid_path_item',
+  'invalid_message',
+]);
 
 export async function loadContracts(
   inputs: readonly string[],
@@ -148,7 +156,8 @@ async function loadOne(
       file,
     });
   }
-  const name = contractName(file);
+  const rootInfo = isRecord(doc.info) ? doc.info : {};
+  const name = contractName(file, typeof rootInfo.title === 'string' ? rootInfo.title : undefined);
   const override =
     typeof options.signature === 'function' ? options.signature({ name, file }) : options.signature;
   const signature = override ?? extension.signature ?? (github ? GITHUB_SIGNATURE : DEFAULT_SIGNATURE);
@@ -177,9 +186,9 @@ async function loadOne(
   const events = finalizeEvents(ctx, drafts, { envelope, selector, matches });
   if (events.length === 0) {
     const skipped = diagnostics.filter((d) => SKIP_CODES.has(d.code));
-    const why = skipped[0]
-      ? `; ${skipped.length} skipped, first: ${skipped[0].message} at #${skipped[0].pointer ?? ''}`
-      : '';
+    const listed = skipped.slice(0, 5).map((d) => `${d.message} at #${d.pointer ?? ''}`);
+    const more = skipped.length > listed.length ? `; and ${skipped.length - listed.length} more` : '';
+    const why = skipped.length > 0 ? `; ${skipped.length} skipped: ${listed.join('; ')}${more}` : '';
     throw new GeneratorError('no_events', `no webhook events found in ${file}${why}`, {
       file,
       pointer: '',
@@ -217,9 +226,24 @@ async function loadOne(
     envelope,
     selector,
     ...(extension.retry ? { retry: extension.retry } : {}),
+    ...bodyFormats(drafts),
     diagnostics,
   };
   return model;
+}
+
+/** The non-JSON body formats the events use, for the receiver's decoder. */
+function bodyFormats(drafts: readonly EventDraft[]): { bodies?: BodyFormats } {
+  const kinds = new Set(drafts.flatMap((d) => (d.media ? [d.media.kind] : [])));
+  if (kinds.size === 0) return {};
+  const jsonFields = [...new Set(drafts.flatMap((d) => d.media?.jsonFields ?? []))].sort();
+  return {
+    bodies: {
+      ...(kinds.has('form') ? { form: true } : {}),
+      ...(kinds.has('multipart') ? { multipart: true } : {}),
+      ...(jsonFields.length > 0 ? { jsonFields } : {}),
+    },
+  };
 }
 
 function expectedEvents(format: InputFormat): string {
@@ -287,7 +311,14 @@ function finalizeEvents(
       );
     }
     const { payload, examples } = payloadOf(ctx, envelope, draft.body, draft.bodyExamples);
-    const { identity: _identity, match: _match, body: _body, bodyExamples: _examples, ...rest } = draft;
+    const {
+      identity: _identity,
+      match: _match,
+      body: _body,
+      bodyExamples: _examples,
+      media: _media,
+      ...rest
+    } = draft;
     events.push({ ...rest, name, payload, examples, ...(match ? { match } : {}) });
   }
   events.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -23,6 +23,7 @@ import {
   type IdempotencyStore,
   type QueuedEvent,
 } from '../stores/types.js';
+import { decodeBody } from './decode-body.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
 import { errorResult, statusResult, toWebhookError } from './respond.js';
 import type {
@@ -248,7 +249,11 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   };
 
   const parseBody = (bytes: Uint8Array, headers: HeadersInput): unknown =>
-    provider === undefined ? parseJson(bytes) : provider.parseBody(bytes, headers);
+    provider !== undefined
+      ? provider.parseBody(bytes, headers)
+      : contract.bodies === undefined
+        ? parseJson(bytes)
+        : decodeBody(contract.bodies, bytes, headers);
 
   /**
    * Validation per policy. Returns the event's data and issues, or throws `invalid_payload` (strict).
