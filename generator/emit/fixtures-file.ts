@@ -60,6 +60,27 @@ function withField(value: unknown, path: string, field: string): unknown {
   return out;
 }
 
+/**
+ * A fixture the generated (zod) validator accepts while JSON Schema does not: it matches several
+ * `oneOf` branches (`{}` against branches that all allow it). Shipped, since no better value was
+ * found, but said: a strict JSON Schema validator elsewhere would reject it.
+ */
+function warnLenient(
+  model: ContractModel,
+  event: EventModel,
+  value: unknown,
+  what: string,
+  diagnostics: Diagnostic[],
+): void {
+  if (validates(event.payload.schema, value, modelResolver(model.schemas))) return;
+  diagnostics.push({
+    level: 'warning',
+    code: 'fixture_oneof_ambiguous',
+    message: `event '${event.name}': the ${what} matches several oneOf branches; JSON Schema rejects it, the generated zod union accepts it`,
+    ...splitSource(event.source),
+  });
+}
+
 export function pickFixture(model: ContractModel, event: EventModel, diagnostics: Diagnostic[]): Fixture {
   const resolve = modelResolver(model.schemas);
   const schema = event.payload.schema;
@@ -72,6 +93,7 @@ export function pickFixture(model: ContractModel, event: EventModel, diagnostics
   for (const example of event.examples) {
     // oneOf counts as the generated validator counts it (any branch), see synthesize().
     if (example !== undefined && selects(example) && validates(schema, example, resolve, 0, true)) {
+      warnLenient(model, event, example, 'example', diagnostics);
       return { value: example, from: 'example', valid: true };
     }
   }
@@ -93,6 +115,7 @@ export function pickFixture(model: ContractModel, event: EventModel, diagnostics
     if (validates(schema, set, resolve, 0, true)) value = set;
   }
   const valid = value === result.value ? result.valid : true;
+  if (valid) warnLenient(model, event, value, 'synthesised payload', diagnostics);
   if (!valid) {
     diagnostics.push({
       level: 'warning',

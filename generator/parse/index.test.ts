@@ -304,6 +304,8 @@ describe('no events (#17)', () => {
     expect(error.code).toBe('no_events');
     expect(error.message).toContain('2 skipped');
     expect(error.message).toContain('operation GET has no request body; not an event at #/webhooks/ping/get');
-    expect(error.message).toContain('(found text/csv); operation skipped at #/webhooks/report/post/requestBody/content');
+    expect(error.message).toContain(
+      '(found text/csv); operation skipped at #/webhooks/report/post/requestBody/content',
+    );
   });
 });

@@ -14,9 +14,11 @@ import type { ParsedDocument } from '../load/read-document.js';
 import type { ContractModel, EventModel, InputFormat } from '../model.js';
 import { parseAsyncApi2 } from './asyncapi2.js';
 import { parseAsyncApi3 } from './asyncapi3.js';
+import { warnClosedAllOf } from './closed-allof.js';
 import type { EventDraft, ParseContext } from './context.js';
 import { contractName } from './contract-name.js';
 import { deriveDelivery } from './derive-envelope.js';
+import { expandDiscriminatedBases } from './discriminator-union.js';
 import { DEFAULT_SIGNATURE, readRootExtension } from './extension.js';
 import { GITHUB_ENVELOPE, GITHUB_SELECTOR, GITHUB_SIGNATURE, isGitHubDocument } from './github.js';
 import { SchemaNormalizer } from './normalize-schema.js';
@@ -213,6 +215,12 @@ async function loadOne(
   }
   const description =
     typeof info.description === 'string' && info.description.trim() !== '' ? info.description : undefined;
+  const modelSchemas = expandDiscriminatedBases(schemas.finish(), diagnostics);
+  warnClosedAllOf(
+    modelSchemas,
+    events.map((e) => e.payload),
+    diagnostics,
+  );
   const model: ContractModel = {
     name,
     title,
@@ -221,7 +229,7 @@ async function loadOne(
     format,
     file,
     events,
-    schemas: schemas.finish(),
+    schemas: modelSchemas,
     signature,
     envelope,
     selector,
