@@ -5,7 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { SignatureConfig } from '@gen-webhooks/runtime';
 import { GeneratorError } from './errors.js';
+import { signatureFromConfig } from './parse/signature-spec.js';
 
 export type RuntimeMode = 'package' | 'inline';
 
@@ -20,6 +22,12 @@ export interface GenerateConfig {
   readonly allowRemoteRefs?: boolean;
   /** Print errors only. */
   readonly quiet?: boolean;
+  /**
+   * Signature scheme per contract name (`*`: every contract), over what the documents declare:
+   * `standard-webhooks`, a preset name, `hmac:<header>,…` (see parse/signature-spec.ts) or a
+   * SignatureConfig object.
+   */
+  readonly signatures?: { readonly [contract: string]: SignatureConfig | string };
 }
 
 /** Identity helper for typed config files: `export default defineConfig({ ... })`. */
@@ -52,13 +60,17 @@ function validate(file: string, raw: unknown): GenerateConfig {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw invalid(file, 'the config must export an object', '`export default { inputs, out, runtime }`');
   }
-  const known = new Set(['inputs', 'out', 'runtime', 'allowRemoteRefs', 'quiet']);
+  const known = new Set(['inputs', 'out', 'runtime', 'allowRemoteRefs', 'quiet', 'signatures']);
   const value = raw as Record<string, unknown>;
   for (const key of Object.keys(value)) {
     if (!known.has(key)) throw invalid(file, `unknown config option '${key}'`, [...known].join(', '));
   }
   const dir = path.dirname(file);
-  const config: { -readonly [K in keyof GenerateConfig]: GenerateConfig[K] } = {};
+  const config: {
+    -readonly [K in keyof GenerateConfig]: K extends 'signatures'
+      ? { [contract: string]: SignatureConfig }
+      : GenerateConfig[K];
+  } = {};
   if (value.inputs !== undefined) {
     const inputs = typeof value.inputs === 'string' ? [value.inputs] : value.inputs;
     if (!Array.isArray(inputs) || !inputs.every((i) => typeof i === 'string')) {
@@ -76,6 +88,7 @@ function validate(file: string, raw: unknown): GenerateConfig {
     }
     config.runtime = value.runtime;
   }
+  if (value.signatures !== undefined) config.signatures = validateSignatures(file, value.signatures);
   for (const flag of ['allowRemoteRefs', 'quiet'] as const) {
     if (value[flag] !== undefined) {
       if (typeof value[flag] !== 'boolean')
@@ -84,6 +97,26 @@ function validate(file: string, raw: unknown): GenerateConfig {
     }
   }
   return config;
+}
+
+function validateSignatures(file: string, raw: unknown): { [contract: string]: SignatureConfig } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalid(
+      file,
+      '`signatures` must map contract names to schemes',
+      "{ 'up-api': 'hmac:X-Up-Authenticity-Signature,sha256,hex' }",
+    );
+  }
+  const out: { [contract: string]: SignatureConfig } = {};
+  for (const [contract, scheme] of Object.entries(raw)) {
+    try {
+      out[contract] = signatureFromConfig(scheme, `signatures['${contract}']`);
+    } catch (error) {
+      if (error instanceof GeneratorError) throw invalid(file, error.message, error.expected);
+      throw error;
+    }
+  }
+  return out;
 }
 
 /** Loads and validates a config file (`.json`, `.js`/`.mjs`, or `.ts`/`.mts` when running under tsx). */

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SignatureConfig } from '@gen-webhooks/runtime';
 import type { RuntimeMode } from './config.js';
 import { emitContract } from './emit/index.js';
 import { type Diagnostic, GeneratorError } from './errors.js';
@@ -29,6 +30,8 @@ export interface GenerateOptions {
   readonly cwd?: string;
   /** Omit `// @ts-nocheck` from types/schemas/contract/fixtures (see EmitOptions.checkAll); for the generator's tests. */
   readonly checkAll?: boolean;
+  /** Signature scheme per contract name (`*`: every contract), over what the documents declare. */
+  readonly signatures?: { readonly [contract: string]: SignatureConfig };
 }
 
 export interface GeneratedContract {
@@ -213,7 +216,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   const out = path.resolve(cwd, options.out ?? 'generated');
   const inputs = options.inputs.map((input) => loaderPath(input, cwd));
-  const loaded = await loadContracts(inputs, { allowRemoteRefs: options.allowRemoteRefs ?? false });
+  const signatures = options.signatures;
+  const loaded = await loadContracts(inputs, {
+    allowRemoteRefs: options.allowRemoteRefs ?? false,
+    ...(signatures ? { signature: ({ name }) => signatures[name] ?? signatures['*'] } : {}),
+  });
   const { folders, diagnostics } = emitAll(loaded.contracts, {
     runtime,
     cwd,

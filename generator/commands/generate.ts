@@ -5,10 +5,12 @@
  */
 import { type FSWatcher, statSync, watch as watchFs } from 'node:fs';
 import path from 'node:path';
+import type { SignatureConfig } from '@gen-webhooks/runtime';
 import type { Command } from '../cli.js';
 import { findConfig, type GenerateConfig, loadConfig, type RuntimeMode } from '../config.js';
 import { GeneratorError } from '../errors.js';
 import { type GenerateOptions, type GenerateResult, generate } from '../generate.js';
+import { parseSignatureSpec } from '../parse/signature-spec.js';
 import { booleanFlag, parseToolArgs, stringFlag } from '../tools/args.js';
 import { createStyle, formatMs, processIo, type ToolIo, writeJson } from '../tools/output.js';
 
@@ -29,10 +31,16 @@ Options:
       --check              Write nothing; exit 1 and list the files when the output would change
   -w, --watch              Regenerate when an input (or a file it $refs) changes; Ctrl-C to stop
   -c, --config <file>      Load options from a config file (export default { inputs, out, runtime,
-                           allowRemoteRefs, quiet }). .js/.mjs/.json always work; .ts/.mts when run
+                           allowRemoteRefs, quiet, signatures }). .js/.mjs/.json always work; .ts/.mts when run
                            under tsx. Without inputs, gen-webhooks.config.* in the current directory
                            is used when present. Flags override the config.
       --allow-remote-refs  Allow $refs to http(s) URLs (off by default)
+      --signature [<contract>=]<scheme>
+                           Signature scheme of a contract (all without <contract>=), over what its
+                           document declares: standard-webhooks, none, a preset (stripe, github,
+                           shopify, slack, twilio, discord, svix) or hmac:<header>[,sha256|sha1|
+                           sha512][,hex|base64][,prefix=…][,timestamp=<header>][,id=<header>]
+                           [,signed=<template>]; repeatable
   -q, --quiet              Print errors only
       --json               Print one JSON result object on stdout
   -h, --help               Show this help
@@ -50,6 +58,7 @@ const OPTIONS = {
   watch: { type: 'boolean', short: 'w' },
   config: { type: 'string', short: 'c' },
   'allow-remote-refs': { type: 'boolean' },
+  signature: { type: 'string', multiple: true },
   quiet: { type: 'boolean', short: 'q' },
   json: { type: 'boolean' },
 } as const;
@@ -97,12 +106,30 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
       check,
       allowRemoteRefs: booleanFlag(args, 'allow-remote-refs') || config.allowRemoteRefs === true,
       cwd,
+      ...signatureOptions(args.values.signature, config),
     },
     check,
     watch,
     quiet: booleanFlag(args, 'quiet') || config.quiet === true,
     json: booleanFlag(args, 'json'),
   };
+}
+
+/** `--signature [<contract>=]<scheme>` flags over the config's `signatures`. */
+function signatureOptions(
+  flags: unknown,
+  config: GenerateConfig,
+): { signatures?: { [contract: string]: SignatureConfig } } {
+  const signatures: { [contract: string]: SignatureConfig } = {};
+  for (const [contract, scheme] of Object.entries(config.signatures ?? {})) {
+    signatures[contract] = typeof scheme === 'string' ? parseSignatureSpec(scheme) : scheme;
+  }
+  for (const flag of Array.isArray(flags) ? (flags as string[]) : []) {
+    const named = /^([a-z0-9*][a-z0-9._-]*)=(.+)$/i.exec(flag);
+    const [contract, scheme] = named ? [named[1] as string, named[2] as string] : ['*', flag];
+    signatures[contract] = parseSignatureSpec(scheme, `${NAME}: --signature`);
+  }
+  return Object.keys(signatures).length > 0 ? { signatures } : {};
 }
 
 function plural(n: number, word: string): string {

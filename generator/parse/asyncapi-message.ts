@@ -163,5 +163,6 @@ export function messageEvent(ctx: ParseContext, use: MessageUse): EventDraft | u
     ...(match && Object.keys(match).length > 0 ? { match } : {}),
     source: where(message),
     identity: `${message.doc.id}#${message.pointer}`,
+    operation: use.operation ?? message,
   };
 }

@@ -31,6 +31,9 @@ export interface EventDraft {
   readonly source: string;
   /** Resolved location of the declaring operation/message: equal identities are the same event. */
   readonly identity: string;
+  /** The declaring operation (or AsyncAPI message), for vendor extensions on it. */
+  readonly operation?: Loc;
+  readonly operationId?: string;
 }
 
 export function warn(ctx: ParseContext, loc: Loc, code: string, message: string): void {

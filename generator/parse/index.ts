@@ -24,6 +24,7 @@ import { GITHUB_ENVELOPE, GITHUB_SELECTOR, GITHUB_SIGNATURE, isGitHubDocument } 
 import { SchemaNormalizer } from './normalize-schema.js';
 import { parseOpenApi } from './openapi.js';
 import { payloadOf } from './payload.js';
+import { readVendorDeclarations, warnUnknownSignatureExtensions } from './vendor-signatures.js';
 
 export interface LoadOptions {
   /** Follow `http(s)` `$ref`s (refused with `remote_ref_refused` otherwise). */
@@ -162,7 +163,6 @@ async function loadOne(
   const name = contractName(file, typeof rootInfo.title === 'string' ? rootInfo.title : undefined);
   const override =
     typeof options.signature === 'function' ? options.signature({ name, file }) : options.signature;
-  const signature = override ?? extension.signature ?? (github ? GITHUB_SIGNATURE : DEFAULT_SIGNATURE);
   const schemas = new SchemaNormalizer(store, diagnostics);
   const ctx: ParseContext = { store, schemas, diagnostics, github };
   const drafts = uniqueDrafts(
@@ -173,7 +173,13 @@ async function loadOne(
         ? parseAsyncApi3(ctx, root)
         : parseOpenApi(ctx, root, format === 'openapi-3.1'),
   );
-  const { envelope, selector, matches } = github
+  // Precedence: the caller's override, x-gen-webhooks, another generator's dialect, GitHub, default.
+  const vendor = github ? {} : readVendorDeclarations(ctx, root, drafts);
+  const declared = override ?? extension.signature ?? vendor.signature;
+  const signature = declared ?? (github ? GITHUB_SIGNATURE : DEFAULT_SIGNATURE);
+  if (declared === undefined && !github) warnUnknownSignatureExtensions(ctx, root, drafts);
+  const declaredSelector = extension.selector ?? vendor.selector;
+  const derived = github
     ? {
         envelope: extension.envelope ?? GITHUB_ENVELOPE,
         selector: extension.selector ?? GITHUB_SELECTOR,
@@ -183,8 +189,10 @@ async function loadOne(
         file: store.root.display,
         signature,
         ...(extension.envelope ? { envelope: extension.envelope } : {}),
-        ...(extension.selector ? { selector: extension.selector } : {}),
+        ...(declaredSelector ? { selector: declaredSelector } : {}),
       });
+  const { envelope, selector } = derived;
+  const matches = new Map([...derived.matches, ...(vendor.matches ?? [])]);
   const events = finalizeEvents(ctx, drafts, { envelope, selector, matches });
   if (events.length === 0) {
     const skipped = diagnostics.filter((d) => SKIP_CODES.has(d.code));
@@ -325,6 +333,8 @@ function finalizeEvents(
       body: _body,
       bodyExamples: _examples,
       media: _media,
+      operation: _operation,
+      operationId: _operationId,
       ...rest
     } = draft;
     events.push({ ...rest, name, payload, examples, ...(match ? { match } : {}) });

@@ -17,6 +17,7 @@ import { type EventDraft, info, METHODS, optionalString, type ParseContext, warn
 import { readEventExtension } from './extension.js';
 import { githubSelector } from './github.js';
 import { schemaExamples } from './payload.js';
+import { isApimaticGroup } from './vendor-signatures.js';
 
 interface BodyOperation {
   readonly method: string;
@@ -48,7 +49,11 @@ export function parseOpenApi(ctx: ParseContext, root: Loc, is31: boolean): Event
       }
     }
   }
-  if (doc['x-webhooks'] !== undefined) {
+  // APIMatic writes its webhook groups (signature, discriminator) under x-webhooks: not webhooks.
+  if (
+    doc['x-webhooks'] !== undefined &&
+    !(isRecord(doc['x-webhooks']) && isApimaticGroup(doc['x-webhooks']))
+  ) {
     const hooks = child(root, 'x-webhooks');
     if (!isRecord(hooks.value)) {
       warn(ctx, hooks, 'invalid_webhooks', '`x-webhooks` is not a mapping; ignored');
@@ -64,6 +69,7 @@ export function parseOpenApi(ctx: ParseContext, root: Loc, is31: boolean): Event
           continue;
         }
         const entry = ctx.store.deref(child(hooks, key)).loc;
+        if (isRecord(entry.value) && isApimaticGroup(entry.value)) continue;
         if (isRecord(entry.value) && isCallbackObject(entry.value)) {
           // The callback-object spelling some vendors use: name → { runtime expression → path item }.
           drafts.push(...callbackObjectEvents(ctx, entry, key));
@@ -251,6 +257,10 @@ function operationEvent(
     ...(match && Object.keys(match).length > 0 ? { match } : {}),
     source: where(op.operation),
     identity: `${op.operation.doc.id}#${op.operation.pointer}`,
+    operation: op.operation,
+    ...(optionalString(operation.operationId) !== undefined
+      ? { operationId: optionalString(operation.operationId) as string }
+      : {}),
   };
 }
 
