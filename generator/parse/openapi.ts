@@ -17,7 +17,7 @@ import { type EventDraft, info, METHODS, optionalString, type ParseContext, warn
 import { readEventExtension } from './extension.js';
 import { githubSelector } from './github.js';
 import { schemaExamples } from './payload.js';
-import { isApimaticGroup } from './vendor-signatures.js';
+import { isApimaticGroup } from './vendor-apimatic.js';
 
 interface BodyOperation {
   readonly method: string;
