@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SignatureConfig } from '@gen-webhooks/runtime';
 import { GeneratorError } from './errors.js';
+import type { FormatOption } from './format.js';
 import { signatureFromConfig } from './parse/signature-spec.js';
 
 export type RuntimeMode = 'package' | 'inline';
@@ -28,6 +29,8 @@ export interface GenerateConfig {
    * SignatureConfig object.
    */
   readonly signatures?: { readonly [contract: string]: SignatureConfig | string };
+  /** Formatter the output goes through before `--check` compares or files are written. */
+  readonly format?: FormatOption;
 }
 
 /** Identity helper for typed config files: `export default defineConfig({ ... })`. */
@@ -60,7 +63,7 @@ function validate(file: string, raw: unknown): GenerateConfig {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw invalid(file, 'the config must export an object', '`export default { inputs, out, runtime }`');
   }
-  const known = new Set(['inputs', 'out', 'runtime', 'allowRemoteRefs', 'quiet', 'signatures']);
+  const known = new Set(['inputs', 'out', 'runtime', 'allowRemoteRefs', 'quiet', 'signatures', 'format']);
   const value = raw as Record<string, unknown>;
   for (const key of Object.keys(value)) {
     if (!known.has(key)) throw invalid(file, `unknown config option '${key}'`, [...known].join(', '));
@@ -89,6 +92,18 @@ function validate(file: string, raw: unknown): GenerateConfig {
     config.runtime = value.runtime;
   }
   if (value.signatures !== undefined) config.signatures = validateSignatures(file, value.signatures);
+  if (value.format !== undefined) {
+    const f = value.format;
+    const command = typeof f === 'object' && f !== null ? (f as { command?: unknown }).command : undefined;
+    if (f !== 'prettier' && f !== 'biome' && !(typeof command === 'string' && command.trim() !== '')) {
+      throw invalid(
+        file,
+        '`format` is not a formatter',
+        "'prettier', 'biome' or { command: 'dprint fmt {dir}' }",
+      );
+    }
+    config.format = typeof command === 'string' ? { command } : (f as 'prettier' | 'biome');
+  }
   for (const flag of ['allowRemoteRefs', 'quiet'] as const) {
     if (value[flag] !== undefined) {
       if (typeof value[flag] !== 'boolean')
@@ -119,7 +134,14 @@ function validateSignatures(file: string, raw: unknown): { [contract: string]: S
   return out;
 }
 
-/** Loads and validates a config file (`.json`, `.js`/`.mjs`, or `.ts`/`.mts` when running under tsx). */
+/** A TypeScript module through jiti (transpiled in memory; its own imports resolve as usual). */
+export async function importTypeScript(file: string): Promise<{ default?: unknown }> {
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(pathToFileURL(file).href, { interopDefault: false, moduleCache: false });
+  return (await jiti.import(file)) as { default?: unknown };
+}
+
+/** Loads and validates a config file (`.json`, `.js`/`.mjs`, `.ts`/`.mts`/`.cts`). */
 export async function loadConfig(file: string): Promise<GenerateConfig> {
   const abs = path.resolve(file);
   if (!existsSync(abs)) throw new GeneratorError('file_not_found', 'config file not found', { file });
@@ -137,16 +159,11 @@ export async function loadConfig(file: string): Promise<GenerateConfig> {
   }
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(abs).href)) as { default?: unknown };
+    // TypeScript configs go through jiti, so a plain `node` (20+) loads them without a loader flag.
+    mod = ['.ts', '.mts', '.cts'].includes(ext)
+      ? await importTypeScript(abs)
+      : ((await import(pathToFileURL(abs).href)) as { default?: unknown });
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_UNKNOWN_FILE_EXTENSION') {
-      throw invalid(
-        file,
-        'cannot load a TypeScript config here',
-        'a .js, .mjs or .json config, or run under tsx',
-      );
-    }
     throw invalid(file, `cannot load config: ${(error as Error).message}`);
   }
   return validate(file, mod.default);

@@ -11,6 +11,7 @@ import type { SignatureConfig } from '@gen-webhooks/runtime';
 import type { RuntimeMode } from './config.js';
 import { emitContract } from './emit/index.js';
 import { type Diagnostic, GeneratorError } from './errors.js';
+import { type FormatOption, formatFolders } from './format.js';
 import type { ContractModel } from './model.js';
 import { loadContracts } from './parse/index.js';
 import { diffOutput, type FolderDiff, type OutputFolder, writeOutput } from './write.js';
@@ -32,6 +33,8 @@ export interface GenerateOptions {
   readonly checkAll?: boolean;
   /** Signature scheme per contract name (`*`: every contract), over what the documents declare. */
   readonly signatures?: { readonly [contract: string]: SignatureConfig };
+  /** Run the output through the project's formatter before comparing or writing (see format.ts). */
+  readonly format?: FormatOption;
 }
 
 export interface GeneratedContract {
@@ -221,11 +224,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     allowRemoteRefs: options.allowRemoteRefs ?? false,
     ...(signatures ? { signature: ({ name }) => signatures[name] ?? signatures['*'] } : {}),
   });
-  const { folders, diagnostics } = emitAll(loaded.contracts, {
+  const emitted = emitAll(loaded.contracts, {
     runtime,
     cwd,
     checkAll: options.checkAll === true,
   });
+  const { diagnostics } = emitted;
+  const folders =
+    options.format === undefined
+      ? emitted.folders
+      : await formatFolders(emitted.folders, options.format, { out, cwd });
   const changes = options.check ? diffOutput(out, folders) : writeOutput(out, folders);
   const contracts = loaded.contracts.map((model, i): GeneratedContract => {
     const folder = folders[i] as OutputFolder;

@@ -9,6 +9,7 @@ import type { SignatureConfig } from '@gen-webhooks/runtime';
 import type { Command } from '../cli.js';
 import { findConfig, type GenerateConfig, loadConfig, type RuntimeMode } from '../config.js';
 import { GeneratorError } from '../errors.js';
+import { type FormatOption, parseFormat } from '../format.js';
 import { type GenerateOptions, type GenerateResult, generate } from '../generate.js';
 import { parseSignatureSpec } from '../parse/signature-spec.js';
 import { booleanFlag, parseToolArgs, stringFlag } from '../tools/args.js';
@@ -31,10 +32,14 @@ Options:
       --check              Write nothing; exit 1 and list the files when the output would change
   -w, --watch              Regenerate when an input (or a file it $refs) changes; Ctrl-C to stop
   -c, --config <file>      Load options from a config file (export default { inputs, out, runtime,
-                           allowRemoteRefs, quiet, signatures }). .js/.mjs/.json always work; .ts/.mts when run
-                           under tsx. Without inputs, gen-webhooks.config.* in the current directory
-                           is used when present. Flags override the config.
+                           allowRemoteRefs, quiet, signatures, format }): .js/.mjs/.json, and
+                           .ts/.mts on plain node too. Without inputs (bare \`gen-webhooks\`),
+                           gen-webhooks.config.* in the current directory is used when present.
+                           Flags override the config.
       --allow-remote-refs  Allow $refs to http(s) URLs (off by default)
+      --format <formatter> Run the output through prettier, biome, or a command (the generated files'
+                           folder is given as {dir}, else appended) before --check compares or
+                           files are written
       --signature [<contract>=]<scheme>
                            Signature scheme of a contract (all without <contract>=), over what its
                            document declares: standard-webhooks, none, a preset (stripe, github,
@@ -59,6 +64,7 @@ const OPTIONS = {
   config: { type: 'string', short: 'c' },
   'allow-remote-refs': { type: 'boolean' },
   signature: { type: 'string', multiple: true },
+  format: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   json: { type: 'boolean' },
 } as const;
@@ -107,12 +113,19 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
       allowRemoteRefs: booleanFlag(args, 'allow-remote-refs') || config.allowRemoteRefs === true,
       cwd,
       ...signatureOptions(args.values.signature, config),
+      ...formatOption(stringFlag(args, 'format'), config),
     },
     check,
     watch,
     quiet: booleanFlag(args, 'quiet') || config.quiet === true,
     json: booleanFlag(args, 'json'),
   };
+}
+
+/** `--format` over the config's `format`. */
+function formatOption(flag: string | undefined, config: GenerateConfig): { format?: FormatOption } {
+  const format = flag === undefined ? config.format : parseFormat(flag);
+  return format === undefined ? {} : { format };
 }
 
 /** `--signature [<contract>=]<scheme>` flags over the config's `signatures`. */

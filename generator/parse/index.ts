@@ -69,9 +69,9 @@ export async function loadContracts(
   const seenFiles = new Set<string>();
   const byName = new Map<string, string>();
   for (const input of inputs) {
-    let isDirectory: boolean;
+    let isDirectory = false;
     try {
-      isDirectory = (await stat(input)).isDirectory();
+      if (!/^https?:\/\//i.test(input)) isDirectory = (await stat(input)).isDirectory();
     } catch (error) {
       throw new GeneratorError('file_not_found', `file or directory not found: ${input}`, {
         file: input,
@@ -87,7 +87,7 @@ export async function loadContracts(
           .map((name) => path.join(input, name))
       : [input];
     for (const file of files) {
-      const absolute = path.resolve(file);
+      const absolute = /^https?:\/\//i.test(file) ? file : path.resolve(file);
       if (seenFiles.has(absolute)) continue;
       seenFiles.add(absolute);
       const loaded = await loadOne(file, options, cache, isDirectory);
