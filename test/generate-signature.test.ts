@@ -46,7 +46,9 @@ describe('--signature and the config', () => {
       "signature: { kind: 'hmac', header: 'X-Batch-Signature', algorithm: 'sha256', encoding: 'hex', prefix: 'sha256=', }",
     );
     // The HMAC scheme signs no timestamp header: the body's `created_at` is now demanded.
-    expect(flat).toContain("envelope: { kind: 'envelope', fields: { timestamp: 'created_at' }, timestampFormat: 'unix', absent: ['id'] }");
+    expect(flat).toContain(
+      "envelope: { kind: 'envelope', fields: { timestamp: 'created_at' }, timestampFormat: 'unix', absent: ['id'] }",
+    );
     expect(contract(out, 'media-server-hooks')).toContain("signature: { kind: 'standard-webhooks' }");
     const all = path.join(dir, 'all');
     expect(await runGenerate([batches, media, '--out', all, '--quiet', '--signature', 'svix'], io())).toBe(0);
