@@ -41,6 +41,10 @@ async function usage(): Promise<string> {
 export async function main(argv: readonly string[]): Promise<number> {
   const [first, ...rest] = argv;
   try {
+    // Bare `gen-webhooks` in a project with a gen-webhooks.config.* generates from it, as the help says.
+    if (first === undefined && (await import('./config.js')).findConfig(process.cwd()) !== undefined) {
+      return await (await COMMANDS.generate!()).run([]);
+    }
     if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
       process.stdout.write(`${await usage()}\n`);
       return first === undefined ? 2 : 0;

@@ -5,9 +5,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { SignatureConfig } from '@gen-webhooks/runtime';
 import type { ZodFlavor } from './emit/index.js';
 import { type PackageInfo, validatePackageInfo } from './emit/package/info.js';
 import { GeneratorError } from './errors.js';
+import type { FormatOption } from './format.js';
+import { signatureFromConfig } from './parse/signature-spec.js';
 
 export type RuntimeMode = 'package' | 'inline';
 
@@ -36,6 +39,14 @@ export interface GenerateConfig {
   readonly package?: PackageConfig;
   /** The contract's previous version, for the package's version bump and CHANGELOG (`--previous`). */
   readonly previous?: string;
+  /**
+   * Signature scheme per contract name (`*`: every contract), over what the documents declare:
+   * `standard-webhooks`, a preset name, `hmac:<header>,…` (see parse/signature-spec.ts) or a
+   * SignatureConfig object.
+   */
+  readonly signatures?: { readonly [contract: string]: SignatureConfig | string };
+  /** Formatter the output goes through before `--check` compares or files are written. */
+  readonly format?: FormatOption;
 }
 
 /** Identity helper for typed config files: `export default defineConfig({ ... })`. */
@@ -78,13 +89,19 @@ function validate(file: string, raw: unknown): GenerateConfig {
     'zod',
     'package',
     'previous',
+    'signatures',
+    'format',
   ]);
   const value = raw as Record<string, unknown>;
   for (const key of Object.keys(value)) {
     if (!known.has(key)) throw invalid(file, `unknown config option '${key}'`, [...known].join(', '));
   }
   const dir = path.dirname(file);
-  const config: { -readonly [K in keyof GenerateConfig]: GenerateConfig[K] } = {};
+  const config: {
+    -readonly [K in keyof GenerateConfig]: K extends 'signatures'
+      ? { [contract: string]: SignatureConfig }
+      : GenerateConfig[K];
+  } = {};
   if (value.inputs !== undefined) {
     const inputs = typeof value.inputs === 'string' ? [value.inputs] : value.inputs;
     if (!Array.isArray(inputs) || !inputs.every((i) => typeof i === 'string')) {
@@ -133,6 +150,19 @@ function validate(file: string, raw: unknown): GenerateConfig {
     config.package =
       packageDir === undefined ? validated : { ...validated, dir: path.resolve(dir, packageDir) };
   }
+  if (value.signatures !== undefined) config.signatures = validateSignatures(file, value.signatures);
+  if (value.format !== undefined) {
+    const f = value.format;
+    const command = typeof f === 'object' && f !== null ? (f as { command?: unknown }).command : undefined;
+    if (f !== 'prettier' && f !== 'biome' && !(typeof command === 'string' && command.trim() !== '')) {
+      throw invalid(
+        file,
+        '`format` is not a formatter',
+        "'prettier', 'biome' or { command: 'dprint fmt {dir}' }",
+      );
+    }
+    config.format = typeof command === 'string' ? { command } : (f as 'prettier' | 'biome');
+  }
   for (const flag of ['allowRemoteRefs', 'quiet'] as const) {
     if (value[flag] !== undefined) {
       if (typeof value[flag] !== 'boolean')
@@ -143,7 +173,34 @@ function validate(file: string, raw: unknown): GenerateConfig {
   return config;
 }
 
-/** Loads and validates a config file (`.json`, `.js`/`.mjs`, or `.ts`/`.mts` when running under tsx). */
+function validateSignatures(file: string, raw: unknown): { [contract: string]: SignatureConfig } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalid(
+      file,
+      '`signatures` must map contract names to schemes',
+      "{ 'up-api': 'hmac:X-Up-Authenticity-Signature,sha256,hex' }",
+    );
+  }
+  const out: { [contract: string]: SignatureConfig } = {};
+  for (const [contract, scheme] of Object.entries(raw)) {
+    try {
+      out[contract] = signatureFromConfig(scheme, `signatures['${contract}']`);
+    } catch (error) {
+      if (error instanceof GeneratorError) throw invalid(file, error.message, error.expected);
+      throw error;
+    }
+  }
+  return out;
+}
+
+/** A TypeScript module through jiti (transpiled in memory; its own imports resolve as usual). */
+export async function importTypeScript(file: string): Promise<{ default?: unknown }> {
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(pathToFileURL(file).href, { interopDefault: false, moduleCache: false });
+  return (await jiti.import(file)) as { default?: unknown };
+}
+
+/** Loads and validates a config file (`.json`, `.js`/`.mjs`, `.ts`/`.mts`/`.cts`). */
 export async function loadConfig(file: string): Promise<GenerateConfig> {
   const abs = path.resolve(file);
   if (!existsSync(abs)) throw new GeneratorError('file_not_found', 'config file not found', { file });
@@ -161,16 +218,11 @@ export async function loadConfig(file: string): Promise<GenerateConfig> {
   }
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(abs).href)) as { default?: unknown };
+    // TypeScript configs go through jiti, so a plain `node` (20+) loads them without a loader flag.
+    mod = ['.ts', '.mts', '.cts'].includes(ext)
+      ? await importTypeScript(abs)
+      : ((await import(pathToFileURL(abs).href)) as { default?: unknown });
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_UNKNOWN_FILE_EXTENSION') {
-      throw invalid(
-        file,
-        'cannot load a TypeScript config here',
-        'a .js, .mjs or .json config, or run under tsx',
-      );
-    }
     throw invalid(file, `cannot load config: ${(error as Error).message}`);
   }
   return validate(file, mod.default);

@@ -23,6 +23,7 @@ export type GeneratorErrorCode =
   | 'invalid_argument'
   | 'invalid_config'
   | 'write_failed'
+  | 'format_failed'
   | 'check_failed'
   | 'network_error'
   | 'breaking_change';

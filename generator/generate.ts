@@ -7,11 +7,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SignatureConfig } from '@gen-webhooks/runtime';
 import type { RuntimeMode } from './config.js';
 import { headerLine } from './emit/header.js';
 import { emitContract, type ZodFlavor } from './emit/index.js';
 import { diffPackage, emitPackage, type PackageInfo, writePackage } from './emit/package/index.js';
 import { type Diagnostic, GeneratorError } from './errors.js';
+import { type FormatOption, formatFolders } from './format.js';
 import type { ContractModel } from './model.js';
 import { loadContracts } from './parse/index.js';
 import { diffOutput, type FolderDiff, type OutputFolder, writeOutput } from './write.js';
@@ -47,6 +49,10 @@ export interface GenerateOptions {
   readonly packageInfo?: PackageInfo;
   /** The previous version of the contract (a file): the package's version bump and CHANGELOG entry. */
   readonly previous?: string;
+  /** Signature scheme per contract name (`*`: every contract), over what the documents declare. */
+  readonly signatures?: { readonly [contract: string]: SignatureConfig };
+  /** Run the output through the project's formatter before comparing or writing (see format.ts). */
+  readonly format?: FormatOption;
 }
 
 export interface GeneratedContract {
@@ -239,16 +245,23 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   const out = path.resolve(cwd, options.out ?? 'generated');
   const inputs = options.inputs.map((input) => loaderPath(input, cwd));
+  const signatures = options.signatures;
   const loaded = await loadContracts(inputs, {
     allowRemoteRefs: options.allowRemoteRefs ?? false,
     ...(options.refRoot !== undefined ? { refRoot: path.resolve(cwd, options.refRoot) } : {}),
+    ...(signatures ? { signature: ({ name }) => signatures[name] ?? signatures['*'] } : {}),
   });
-  const { folders, diagnostics } = emitAll(loaded.contracts, {
+  const emitted = emitAll(loaded.contracts, {
     runtime,
     cwd,
     checkAll: options.checkAll === true,
     ...(options.zod === undefined ? {} : { zod: options.zod }),
   });
+  const { diagnostics } = emitted;
+  const folders =
+    options.format === undefined
+      ? emitted.folders
+      : await formatFolders(emitted.folders, options.format, { out, cwd });
   if (options.package !== undefined) {
     return generatePackages(options, {
       cwd,

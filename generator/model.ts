@@ -9,7 +9,13 @@
  *   boolean `exclusiveMinimum/Maximum` become the numeric form, `example` is kept as `examples: [..]`;
  * - other keywords are kept as written (the schema emitters warn on the ones they do not support).
  */
-import type { BackoffConfig, EnvelopeConfig, SelectorConfig, SignatureConfig } from '@gen-webhooks/runtime';
+import type {
+  BackoffConfig,
+  BodyFormats,
+  EnvelopeConfig,
+  SelectorConfig,
+  SignatureConfig,
+} from '@gen-webhooks/runtime';
 import type { Diagnostic } from './errors.js';
 
 export type JsonSchema = boolean | JsonSchemaObject;
@@ -61,5 +67,7 @@ export interface ContractModel {
   readonly envelope: EnvelopeConfig;
   readonly selector: SelectorConfig;
   readonly retry?: BackoffConfig;
+  /** Form-encoded / multipart bodies some events use (absent: JSON only). */
+  readonly bodies?: BodyFormats;
   readonly diagnostics: readonly Diagnostic[];
 }

@@ -90,6 +90,8 @@ export type SignatureConfig =
  * Where the event id, type, timestamp and data sit in the body.
  * - `envelope`: the body is `{ [id]: string, [type]: string, [timestamp]: ISO-8601, [data]: payload }`.
  *   Field names default to `id`, `type`, `timestamp`, `data` (the Standard Webhooks envelope).
+ *   `absent` and `optional` describe envelopes that carry fewer fields (the id in a signed
+ *   `webhook-id` header, no timestamp), `timestampFormat` those that write Unix time.
  * - `bare`: the body is the payload itself (GitHub, Shopify); id and type come from headers/selector.
  */
 export type EnvelopeConfig =
@@ -105,8 +107,22 @@ export type EnvelopeConfig =
       };
       /** Value the sender writes into the `apiVersion` field. */
       readonly apiVersion?: string;
+      /** How the timestamp field is written: `iso` (RFC 3339, default), `unix` seconds or `unix-ms`. */
+      readonly timestampFormat?: EnvelopeTimestampFormat;
+      /**
+       * Fields the body does not have: the id and timestamp then come from the signature's headers
+       * (or a content hash), the type from the selector. The sender does not write them.
+       */
+      readonly absent?: readonly EnvelopeMetaField[];
+      /** Fields a body may leave out: read when present, never demanded. */
+      readonly optional?: readonly EnvelopeMetaField[];
     }
   | { readonly kind: 'bare' };
+
+/** The envelope fields besides `data` that a contract may leave out of its bodies. */
+export type EnvelopeMetaField = 'id' | 'type' | 'timestamp';
+
+export type EnvelopeTimestampFormat = 'iso' | 'unix' | 'unix-ms';
 
 /**
  * How a receiver finds which event a delivery is. Default: the envelope's type field.
@@ -114,11 +130,26 @@ export type EnvelopeConfig =
  *   An event matches when the header equals `match.header` and, if the event has `match.body`, the
  *   body field equals it.
  * - `body`: a field of the body (dot path), e.g. `type` or `event`.
+ * - `schema`: no type field; the payload schemas tell the events apart.
+ * With `envelope-type` and `body`, a value that is no event's `match.body` but is an event's name
+ * selects that event.
  */
 export type SelectorConfig =
   | { readonly kind: 'envelope-type' }
-  | { readonly kind: 'body'; readonly field: string }
-  | { readonly kind: 'header'; readonly header: string; readonly bodyField?: string };
+  | {
+      readonly kind: 'body';
+      readonly field: string;
+      /** A body without the field is the one event whose schema accepts it (events that have none). */
+      readonly fallback?: 'schema';
+    }
+  | { readonly kind: 'header'; readonly header: string; readonly bodyField?: string }
+  | {
+      /**
+       * No field names the event: the delivery is the one event whose payload schema accepts it (a
+       * contract with one event: always that one). Needs synchronous schemas (zod).
+       */
+      readonly kind: 'schema';
+    };
 
 /** Retry schedule of a contract (see runtime/backoff.ts). Delays in seconds. */
 export type BackoffConfig =
@@ -145,11 +176,29 @@ export interface EventDefinition<T = unknown> {
    * selectors; for `header` selectors, `header` is required and `body` optional.
    */
   readonly match?: { readonly header?: string; readonly body?: string };
+  /**
+   * Top-level fields the payload schema declares. With the `schema` selector, when several schemas
+   * accept a body, the event declaring the most of the body's fields is chosen (a tie selects none).
+   */
+  readonly fields?: readonly string[];
   readonly deprecated?: boolean;
   readonly summary?: string;
 }
 
 export type EventMapBase = { readonly [event: string]: unknown };
+
+/**
+ * Request bodies other than JSON that a contract's deliveries use. The receiver decodes them, by
+ * the request's `Content-Type`, into an object of fields (the payload) after verifying the raw bytes.
+ */
+export interface BodyFormats {
+  /** `application/x-www-form-urlencoded`: fields as strings (a repeated name gives a list). */
+  readonly form?: boolean;
+  /** `multipart/form-data`: text parts as strings, file parts as their bytes in base64. */
+  readonly multipart?: boolean;
+  /** Fields that carry JSON text (a `payload` part), parsed; parts sent as `application/json` are too. */
+  readonly jsonFields?: readonly string[];
+}
 
 export interface Contract<M extends EventMapBase = EventMapBase> {
   readonly name: string;
@@ -159,6 +208,8 @@ export interface Contract<M extends EventMapBase = EventMapBase> {
   readonly envelope: EnvelopeConfig;
   readonly selector: SelectorConfig;
   readonly retry?: BackoffConfig;
+  /** Non-JSON bodies the deliveries use (default: JSON only). */
+  readonly bodies?: BodyFormats;
 }
 
 /** Identity helper that checks a descriptor against the event map. */

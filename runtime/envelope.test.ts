@@ -133,3 +133,104 @@ describe('parseEnvelope', () => {
     expect(errorOf(() => parseEnvelope(STANDARD, '{"id":')).code).toBe('invalid_body');
   });
 });
+
+describe('vendor envelopes (#17)', () => {
+  const STRIPE_LIKE: EnvelopeConfig = {
+    kind: 'envelope',
+    fields: { timestamp: 'created_at' },
+    timestampFormat: 'unix',
+  };
+  const MS_NO_ID: EnvelopeConfig = { kind: 'envelope', timestampFormat: 'unix-ms', absent: ['id'] };
+  const SPEC_PAYLOAD: EnvelopeConfig = { kind: 'envelope', absent: ['id'] };
+
+  it('reads Unix seconds and milliseconds as ISO times', () => {
+    const seconds = parseEnvelope(STRIPE_LIKE, {
+      object: 'event',
+      id: 'evt_1',
+      type: 'invoice.paid',
+      created_at: 1_700_000_000,
+      data: {},
+    });
+    expect(seconds.timestamp).toBe('2023-11-14T22:13:20.000Z');
+    const ms = parseEnvelope(MS_NO_ID, { data: 1, object: 'event', type: 't', timestamp: 1_700_000_000_123 });
+    expect(ms).toEqual({ type: 't', timestamp: '2023-11-14T22:13:20.123Z', data: 1 });
+    expect(
+      errorOf(() => parseEnvelope(STRIPE_LIKE, { id: 'a', type: 't', created_at: '1', data: 1 })).details,
+    ).toEqual({ pointer: '/created_at' });
+    expect(errorOf(() => parseEnvelope(MS_NO_ID, { type: 't', timestamp: 'x', data: 1 })).code).toBe(
+      'invalid_envelope',
+    );
+  });
+
+  it('accepts the Standard Webhooks payload { type, timestamp, data } with no id field', () => {
+    const parsed = parseEnvelope(SPEC_PAYLOAD, {
+      type: 'user.created',
+      timestamp: '2022-11-03T20:26:10.344522Z',
+      data: {},
+    });
+    expect(parsed.id).toBeUndefined();
+    expect(parsed.type).toBe('user.created');
+  });
+
+  it('never demands optional fields, but checks them when present', () => {
+    const config: EnvelopeConfig = { kind: 'envelope', optional: ['id', 'timestamp'] };
+    expect(parseEnvelope(config, { type: 't', data: null })).toEqual({ type: 't', data: null });
+    expect(errorOf(() => parseEnvelope(config, { type: 't', id: 5, data: null })).details.pointer).toBe(
+      '/id',
+    );
+    // Without `optional` the same body is refused.
+    expect(errorOf(() => parseEnvelope(STANDARD, { type: 't', data: null })).details.pointer).toBe('/id');
+  });
+
+  it('writes the timestamp as the contract does and leaves absent fields out', () => {
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
+    expect(buildEnvelope(STRIPE_LIKE, { type: 't', data: 1, id: 'e', timestamp: at })).toEqual({
+      id: 'e',
+      type: 't',
+      created_at: Math.floor(at / 1000),
+      data: 1,
+    });
+    expect(buildEnvelope(MS_NO_ID, { type: 't', data: 1, id: 'e', timestamp: at })).toEqual({
+      type: 't',
+      timestamp: at,
+      data: 1,
+    });
+    expect(buildEnvelope(MS_NO_ID, { type: 't', data: 1, timestamp: '2026-01-01T00:00:00Z' })).toMatchObject({
+      timestamp: Date.UTC(2026, 0, 1),
+    });
+  });
+
+  it('round-trips every timestamp format and absent/optional combination', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'iso' | 'unix' | 'unix-ms'>('iso', 'unix', 'unix-ms'),
+        fc.subarray<'id' | 'timestamp'>(['id', 'timestamp']),
+        fc.integer({ min: 0, max: 4_102_444_800_000 }),
+        fc.jsonValue(),
+        (timestampFormat, absent, ms, data) => {
+          const config: EnvelopeConfig = { kind: 'envelope', timestampFormat, absent };
+          const body = JSON.parse(JSON.stringify(buildEnvelope(config, { type: 'x', data, timestamp: ms })));
+          const parsed = parseEnvelope(config, body);
+          expect(parsed.type).toBe('x');
+          expect(Object.hasOwn(body, 'id')).toBe(!absent.includes('id'));
+          if (absent.includes('timestamp')) expect(parsed.timestamp).toBeUndefined();
+          else {
+            const expected = timestampFormat === 'unix' ? Math.floor(ms / 1000) * 1000 : ms;
+            expect(Date.parse(parsed.timestamp as string)).toBe(expected);
+          }
+        },
+      ),
+    );
+  });
+
+  it('refuses malformed absent/optional/timestampFormat settings', () => {
+    const bad = [
+      { kind: 'envelope', absent: ['data'] },
+      { kind: 'envelope', optional: 'id' },
+      { kind: 'envelope', timestampFormat: 'seconds' },
+    ] as unknown as EnvelopeConfig[];
+    for (const config of bad) expect(errorOf(() => envelopeFields(config)).code).toBe('invalid_config');
+    // An absent field's name may be reused by another field.
+    expect(envelopeFields({ kind: 'envelope', fields: { data: 'id' }, absent: ['id'] }).data).toBe('id');
+  });
+});

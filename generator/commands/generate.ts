@@ -5,11 +5,14 @@
  */
 import { type FSWatcher, statSync, watch as watchFs } from 'node:fs';
 import path from 'node:path';
+import type { SignatureConfig } from '@gen-webhooks/runtime';
 import type { Command } from '../cli.js';
 import { findConfig, type GenerateConfig, loadConfig, type RuntimeMode } from '../config.js';
 import type { ZodFlavor } from '../emit/index.js';
 import { GeneratorError } from '../errors.js';
+import { type FormatOption, parseFormat } from '../format.js';
 import { type GenerateOptions, type GenerateResult, generate } from '../generate.js';
+import { parseSignatureSpec } from '../parse/signature-spec.js';
 import { booleanFlag, parseToolArgs, stringFlag } from '../tools/args.js';
 import { createStyle, formatMs, processIo, type ToolIo, writeJson } from '../tools/output.js';
 
@@ -38,12 +41,22 @@ Options:
       --check              Write nothing; exit 1 and list the files when the output would change
   -w, --watch              Regenerate when an input (or a file it $refs) changes; Ctrl-C to stop
   -c, --config <file>      Load options from a config file (export default { inputs, out, runtime,
-                           zod, package, previous, allowRemoteRefs, refRoot, quiet }). .js/.mjs/.json always work; .ts/.mts when run
-                           under tsx. Without inputs, gen-webhooks.config.* in the current directory
-                           is used when present. Flags override the config.
+                           zod, package, previous, allowRemoteRefs, refRoot, quiet, signatures,
+                           format }): .js/.mjs/.json, and .ts/.mts on plain node too. Without inputs
+                           (bare \`gen-webhooks\`), gen-webhooks.config.* in the current directory is
+                           used when present. Flags override the config.
       --allow-remote-refs  Allow $refs to http(s) URLs (off by default)
       --ref-root <dir>     Let local $refs read any file below <dir> (default: only files below
                            the contract's own directory)
+      --format <formatter> Run the output through prettier, biome, or a command (the generated files'
+                           folder is given as {dir}, else appended) before --check compares or
+                           files are written
+      --signature [<contract>=]<scheme>
+                           Signature scheme of a contract (all without <contract>=), over what its
+                           document declares: standard-webhooks, none, a preset (stripe, github,
+                           shopify, slack, twilio, discord, svix) or hmac:<header>[,sha256|sha1|
+                           sha512][,hex|base64][,prefix=…][,timestamp=<header>][,id=<header>]
+                           [,signed=<template>]; repeatable
   -q, --quiet              Print errors only
       --json               Print one JSON result object on stdout
   -h, --help               Show this help
@@ -65,6 +78,8 @@ const OPTIONS = {
   config: { type: 'string', short: 'c' },
   'allow-remote-refs': { type: 'boolean' },
   'ref-root': { type: 'string' },
+  signature: { type: 'string', multiple: true },
+  format: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   json: { type: 'boolean' },
 } as const;
@@ -136,12 +151,37 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
       ...(zod === undefined ? {} : { zod }),
       ...(packageDir === undefined ? {} : { package: packageDir, packageInfo }),
       ...(previous === undefined ? {} : { previous }),
+      ...signatureOptions(args.values.signature, config),
+      ...formatOption(stringFlag(args, 'format'), config),
     },
     check,
     watch,
     quiet: booleanFlag(args, 'quiet') || config.quiet === true,
     json: booleanFlag(args, 'json'),
   };
+}
+
+/** `--format` over the config's `format`. */
+function formatOption(flag: string | undefined, config: GenerateConfig): { format?: FormatOption } {
+  const format = flag === undefined ? config.format : parseFormat(flag);
+  return format === undefined ? {} : { format };
+}
+
+/** `--signature [<contract>=]<scheme>` flags over the config's `signatures`. */
+function signatureOptions(
+  flags: unknown,
+  config: GenerateConfig,
+): { signatures?: { [contract: string]: SignatureConfig } } {
+  const signatures: { [contract: string]: SignatureConfig } = {};
+  for (const [contract, scheme] of Object.entries(config.signatures ?? {})) {
+    signatures[contract] = typeof scheme === 'string' ? parseSignatureSpec(scheme) : scheme;
+  }
+  for (const flag of Array.isArray(flags) ? (flags as string[]) : []) {
+    const named = /^([a-z0-9*][a-z0-9._-]*)=(.+)$/i.exec(flag);
+    const [contract, scheme] = named ? [named[1] as string, named[2] as string] : ['*', flag];
+    signatures[contract] = parseSignatureSpec(scheme, `${NAME}: --signature`);
+  }
+  return Object.keys(signatures).length > 0 ? { signatures } : {};
 }
 
 function plural(n: number, word: string): string {

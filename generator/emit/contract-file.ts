@@ -3,6 +3,7 @@
  * the model. Data only; all behaviour lives in the runtime.
  */
 import type { ContractModel } from '../model.js';
+import { payloadFields, schemaGroups } from './contract-fields.js';
 import { commentText, key, literal, quote } from './literal.js';
 import type { ModuleNames } from './names.js';
 
@@ -19,9 +20,11 @@ export function emitContractFile(
   header: string,
   runtime: string,
 ): string {
+  const bySchema = new Set(schemaGroups(model).flatMap((group) => group.map((e) => e.name)));
   const events = names.events.map(({ event }) => {
     const fields: string[] = [`schema: eventSchemas[${quote(event.name)}]`];
     if (event.match !== undefined) fields.push(`match: ${literal(event.match, '    ')}`);
+    if (bySchema.has(event.name)) fields.push(`fields: ${literal(payloadFields(model, event), '    ')}`);
     if (event.deprecated === true) fields.push('deprecated: true');
     const summary = shortSummary(event.summary);
     if (summary !== undefined) fields.push(`summary: ${quote(summary)}`);
@@ -44,6 +47,7 @@ export function emitContractFile(
     `  envelope: ${literal(model.envelope, '  ')},\n`,
     `  selector: ${literal(model.selector, '  ')},\n`,
     model.retry !== undefined ? `  retry: ${literal(model.retry, '  ')},\n` : '',
+    model.bodies !== undefined ? `  bodies: ${literal(model.bodies, '  ')},\n` : '',
     '};\n',
   ];
   return lines.join('');

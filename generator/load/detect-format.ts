@@ -1,5 +1,6 @@
 /**
- * Which input format a document is: `openapi: 3.1.x` → openapi-3.1, `3.0.x` → openapi-3.0,
+ * Which input format a document is: `openapi: 3.1.x` (and 3.2.x, a superset for webhooks) →
+ * openapi-3.1, `3.0.x` → openapi-3.0,
  * `asyncapi: 2.x.y` → asyncapi-2, `3.x.y` → asyncapi-3. A mapping with neither key is not a contract
  * (the caller decides whether that is an error); a known key with another version is
  * `unsupported_version`.
@@ -13,7 +14,7 @@ export type Detection =
   | { readonly kind: 'not-contract'; readonly reason: string };
 
 export const EXPECTED_FORMAT =
-  'an OpenAPI 3.0.x/3.1.x or AsyncAPI 2.x/3.x document (a mapping with an `openapi` or `asyncapi` key)';
+  'an OpenAPI 3.0.x/3.1.x/3.2.x or AsyncAPI 2.x/3.x document (a mapping with an `openapi` or `asyncapi` key)';
 
 /** The version as written: YAML `openapi: 3.1` is the number 3.1, shown as the source text. */
 function versionText(doc: SourceDocument, key: string, value: unknown): string {
@@ -30,7 +31,7 @@ export function detectFormat(doc: SourceDocument): Detection {
   }
   if ('openapi' in value) {
     const version = versionText(doc, 'openapi', value.openapi);
-    if (/^3\.1\.\d+(-.+)?$/.test(version)) return { kind: 'contract', format: 'openapi-3.1', version };
+    if (/^3\.[12]\.\d+(-.+)?$/.test(version)) return { kind: 'contract', format: 'openapi-3.1', version };
     if (/^3\.0\.\d+(-.+)?$/.test(version)) return { kind: 'contract', format: 'openapi-3.0', version };
     throw new GeneratorError(
       'unsupported_version',
@@ -38,7 +39,7 @@ export function detectFormat(doc: SourceDocument): Detection {
       {
         file: doc.display,
         pointer: '/openapi',
-        expected: '"3.0.x" or "3.1.x"',
+        expected: '"3.0.x", "3.1.x" or "3.2.x"',
       },
     );
   }

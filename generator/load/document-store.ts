@@ -95,7 +95,10 @@ export class DocumentStore {
   static async open(file: string, options: StoreOptions = {}): Promise<DocumentStore> {
     const remote = REMOTE.test(file);
     const id = remote ? file : path.resolve(file);
-    const parsed = await cached(options, id, () => readDocumentFile(id, file));
+    // A URL given as the input is fetched (its own remote $refs still need allowRemoteRefs).
+    const parsed = await cached(options, id, () =>
+      remote ? fetchDocument(id, options.fetch) : readDocumentFile(id, file),
+    );
     const root: SourceDocument = { ...parsed, display: file, rawScalar: parsed.rawScalar };
     const slots = new Map<string, Slot>([[id, { ok: true, doc: root }]]);
     const confined = await refRoot(id, file, remote, options.refRoot);
@@ -234,6 +237,15 @@ export class DocumentStore {
           `$ref "${ref}" points to a missing file ${error.file ?? target.id}`,
           { file: from.doc.display, pointer: refPointer, expected: 'an existing file', cause: error },
         );
+      }
+      if (error.code === 'network_error') {
+        // Name where the $ref is written, not only the URL that failed.
+        throw new GeneratorError('network_error', `$ref "${ref}": ${error.message}`, {
+          file: from.doc.display,
+          pointer: refPointer,
+          expected: error.expected ?? 'a reachable URL (or a local copy of the document)',
+          cause: error,
+        });
       }
       throw error;
     }

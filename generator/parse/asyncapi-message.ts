@@ -8,7 +8,7 @@
 import { child, isRecord, type Loc, where } from '../load/document-store.js';
 import { type EventDraft, info, optionalString, type ParseContext, warn } from './context.js';
 import { readEventExtension } from './extension.js';
-import { payloadOf } from './payload.js';
+import { schemaExamples } from './payload.js';
 
 const JSON_SCHEMA_FORMAT =
   /^application\/(vnd\.aai\.asyncapi|schema|vnd\.oai\.openapi)(\+json|\+yaml)?(\s*;.*)?$/i;
@@ -132,6 +132,8 @@ export function messageEvent(ctx: ParseContext, use: MessageUse): EventDraft | u
       if (isRecord(example) && 'payload' in example) examples.push(example.payload);
     }
   }
+  // Without message examples, the payload schema's own `examples`/`example` are the bodies.
+  if (examples.length === 0 && payloadLoc !== undefined) examples.push(...schemaExamples(ctx, body));
   let headers: EventDraft['headers'];
   const headersLoc = field(ctx, use, 'headers');
   if (headersLoc !== undefined) {
@@ -147,7 +149,6 @@ export function messageEvent(ctx: ParseContext, use: MessageUse): EventDraft | u
   const get = (key: string) => optionalString(field(ctx, use, key)?.value);
   const name = own.event ?? fromOperation.event ?? get('name') ?? get('messageId') ?? use.fallbackName;
   const match = own.match ?? fromOperation.match;
-  const { payload, examples: payloadExamples } = payloadOf(ctx, body, examples);
   const summary = get('summary') ?? get('title');
   const description = get('description');
   const deprecated = field(ctx, use, 'deprecated')?.value === true;
@@ -156,11 +157,12 @@ export function messageEvent(ctx: ParseContext, use: MessageUse): EventDraft | u
     ...(summary !== undefined ? { summary } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(deprecated ? { deprecated: true } : {}),
-    payload,
+    body,
     ...(headers ? { headers } : {}),
-    examples: payloadExamples,
+    bodyExamples: examples,
     ...(match && Object.keys(match).length > 0 ? { match } : {}),
     source: where(message),
     identity: `${message.doc.id}#${message.pointer}`,
+    operation: use.operation ?? message,
   };
 }

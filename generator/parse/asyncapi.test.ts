@@ -152,7 +152,7 @@ describe('AsyncAPI 3.0', async () => {
     expect(error.code).toBe('no_events');
     expect(error.file).toBe(doc);
     expect(error.message).toContain(
-      '1 skipped, first: payload schema format "application/vnd.apache.avro+json;version=1.9.0" is not JSON Schema; message skipped at #/channels/c/messages/m/payload',
+      '1 skipped: payload schema format "application/vnd.apache.avro+json;version=1.9.0" is not JSON Schema; message skipped at #/channels/c/messages/m/payload',
     );
   });
 });

@@ -1,5 +1,4 @@
 /** What every format parser gets, and the draft events they return to parse/index.ts. */
-import type { EnvelopeConfig } from '@gen-webhooks/runtime';
 import type { Diagnostic } from '../errors.js';
 import type { DocumentStore, Loc } from '../load/document-store.js';
 import type { SourcedSchema } from '../model.js';
@@ -12,8 +11,6 @@ export interface ParseContext {
   readonly store: DocumentStore;
   readonly schemas: SchemaNormalizer;
   readonly diagnostics: Diagnostic[];
-  /** The contract's envelope: decides whether the payload is the body or its data field. */
-  readonly envelope: EnvelopeConfig;
   /** GitHub conventions apply (preset option or a recognised GitHub document). */
   readonly github: boolean;
 }
@@ -23,13 +20,20 @@ export interface EventDraft {
   readonly summary?: string;
   readonly description?: string;
   readonly deprecated?: boolean;
-  readonly payload: SourcedSchema;
+  /** The request/message body schema; the payload is cut from it once the envelope is known. */
+  readonly body: Loc;
   readonly headers?: SourcedSchema;
-  readonly examples: readonly unknown[];
+  /** Whole-body examples, in document order. */
+  readonly bodyExamples: readonly unknown[];
+  /** A form-encoded or multipart body (JSON when absent), and its fields that carry JSON. */
+  readonly media?: { readonly kind: 'form' | 'multipart'; readonly jsonFields: readonly string[] };
   readonly match?: { readonly header?: string; readonly body?: string };
   readonly source: string;
   /** Resolved location of the declaring operation/message: equal identities are the same event. */
   readonly identity: string;
+  /** The declaring operation (or AsyncAPI message), for vendor extensions on it. */
+  readonly operation?: Loc;
+  readonly operationId?: string;
 }
 
 export function warn(ctx: ParseContext, loc: Loc, code: string, message: string): void {

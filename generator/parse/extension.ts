@@ -6,6 +6,7 @@
 import type {
   BackoffConfig,
   EnvelopeConfig,
+  EnvelopeMetaField,
   JitterConfig,
   SelectorConfig,
   SignatureConfig,
@@ -193,8 +194,20 @@ function envelope(loc: Loc): EnvelopeConfig {
     onlyKeys(loc, value, ['kind'], 'a "bare" envelope');
     return { kind };
   }
-  onlyKeys(loc, value, ['kind', 'fields', 'apiVersion'], 'an "envelope" envelope');
-  const out: { kind: 'envelope'; fields?: Record<string, string>; apiVersion?: string } = { kind };
+  onlyKeys(
+    loc,
+    value,
+    ['kind', 'fields', 'apiVersion', 'timestampFormat', 'absent', 'optional'],
+    'an "envelope" envelope',
+  );
+  const out: {
+    kind: 'envelope';
+    fields?: Record<string, string>;
+    apiVersion?: string;
+    timestampFormat?: 'iso' | 'unix' | 'unix-ms';
+    absent?: EnvelopeMetaField[];
+    optional?: EnvelopeMetaField[];
+  } = { kind };
   if (value.fields !== undefined) {
     const fieldsLoc = child(loc, 'fields');
     const fields = object(fieldsLoc, 'envelope fields');
@@ -209,19 +222,48 @@ function envelope(loc: Loc): EnvelopeConfig {
   }
   const apiVersion = optionalText(child(loc, 'apiVersion'), 'apiVersion');
   if (apiVersion !== undefined) out.apiVersion = apiVersion;
+  if (value.timestampFormat !== undefined) {
+    out.timestampFormat = oneOf(
+      child(loc, 'timestampFormat'),
+      ['iso', 'unix', 'unix-ms'] as const,
+      'timestampFormat',
+    );
+  }
+  for (const key of ['absent', 'optional'] as const) {
+    const listLoc = child(loc, key);
+    if (listLoc.value === undefined) continue;
+    if (!Array.isArray(listLoc.value))
+      fail(listLoc, `${key} must be a list`, 'a list of id, type, timestamp');
+    out[key] = listLoc.value.map((_, i) =>
+      oneOf(child(listLoc, i), ['id', 'type', 'timestamp'] as const, `${key} field`),
+    );
+  }
   return out as EnvelopeConfig;
 }
 
 function selector(loc: Loc): SelectorConfig {
   const value = object(loc, 'selector');
-  const kind = oneOf(child(loc, 'kind'), ['envelope-type', 'body', 'header'] as const, 'selector kind');
+  const kind = oneOf(
+    child(loc, 'kind'),
+    ['envelope-type', 'body', 'header', 'schema'] as const,
+    'selector kind',
+  );
   switch (kind) {
+    case 'schema':
+      onlyKeys(loc, value, ['kind'], 'a "schema" selector');
+      return { kind };
     case 'envelope-type':
       onlyKeys(loc, value, ['kind'], 'an "envelope-type" selector');
       return { kind };
     case 'body':
-      onlyKeys(loc, value, ['kind', 'field'], 'a "body" selector');
-      return { kind, field: text(child(loc, 'field'), 'selector field') };
+      onlyKeys(loc, value, ['kind', 'field', 'fallback'], 'a "body" selector');
+      return value.fallback === undefined
+        ? { kind, field: text(child(loc, 'field'), 'selector field') }
+        : {
+            kind,
+            field: text(child(loc, 'field'), 'selector field'),
+            fallback: oneOf(child(loc, 'fallback'), ['schema'] as const, 'selector fallback'),
+          };
     case 'header': {
       onlyKeys(loc, value, ['kind', 'header', 'bodyField'], 'a "header" selector');
       const header = text(child(loc, 'header'), 'selector header');

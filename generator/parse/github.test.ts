@@ -24,7 +24,7 @@ describe('GitHub conventions', () => {
   it("applies the preset to a document that is not GitHub's, using the header example", async () => {
     const plain = await loadContract(fixture('github/plain-hooks.yaml'));
     expect(plain.events.map((e) => e.name)).toEqual(['star']);
-    expect(plain.selector).toEqual({ kind: 'envelope-type' });
+    expect(plain.selector).toEqual({ kind: 'schema' });
     const preset = await loadContract(fixture('github/plain-hooks.yaml'), { preset: 'github' });
     expect(preset.events.map((e) => [e.name, e.match])).toEqual([
       ['star.created', { header: 'star', body: 'created' }],

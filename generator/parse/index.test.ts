@@ -136,6 +136,17 @@ describe('contract names', () => {
   ])('%s → %s', (file, name) => {
     expect(contractName(file)).toBe(name);
   });
+
+  it.each([
+    ['up/openapi.json', 'Up API', 'up-api'],
+    ['svix/openapi.yaml', 'Svix API', 'svix-api'],
+    ['asyncapi.yaml', 'Social Media — Comments Service', 'social-media-comments-service'],
+    ['api-v2.yml', 'Billing', 'billing'],
+    ['openapi.yaml', 'API', 'openapi'],
+    ['billing.yaml', 'Something Else', 'billing'],
+  ])('a generic file name takes the title: %s (%s) → %s', (file, title, name) => {
+    expect(contractName(file, title)).toBe(name);
+  });
 });
 
 describe('document details', () => {
@@ -219,7 +230,7 @@ describe('document details', () => {
     );
     expect(error.code).toBe('unsupported_version');
     expect(error.message).toContain('"3.1"');
-    expect(error.expected).toBe('"3.0.x" or "3.1.x"');
+    expect(error.expected).toBe('"3.0.x", "3.1.x" or "3.2.x"');
   });
 });
 
@@ -250,6 +261,7 @@ describe('lenient reading and routing checks', () => {
       stringify({
         openapi: '3.1.0',
         info: { title: 'A', version: '1' },
+        'x-gen-webhooks': { selector: { kind: 'body', field: 'type' } },
         webhooks: {
           a: { post: { requestBody: body } },
           b: { post: { 'x-gen-webhooks': { match: { body: 'a' } }, requestBody: body } },
@@ -264,9 +276,36 @@ describe('lenient reading and routing checks', () => {
     expect(model.diagnostics).toContainEqual({
       level: 'warning',
       code: 'ambiguous_match',
-      message: 'events "a" and "b" have the same selector values; a receiver cannot tell them apart',
+      message:
+        'events "a" and "b" have the same type value; a receiver chooses between them by their payload schemas',
       file,
       pointer: '/webhooks/b/post',
     });
+  });
+});
+
+describe('no events (#17)', () => {
+  it('says what was skipped and why', async () => {
+    const file = path.join(tmp, 'skipped.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        openapi: '3.1.0',
+        info: { title: 'S', version: '1' },
+        webhooks: {
+          ping: { get: { responses: { '200': { description: 'ok' } } } },
+          report: {
+            post: { requestBody: { content: { 'text/csv': { schema: { type: 'string' } } } } },
+          },
+        },
+      }),
+    );
+    const error = await generatorError(() => loadContract(file));
+    expect(error.code).toBe('no_events');
+    expect(error.message).toContain('2 skipped');
+    expect(error.message).toContain('operation GET has no request body; not an event at #/webhooks/ping/get');
+    expect(error.message).toContain(
+      '(found text/csv); operation skipped at #/webhooks/report/post/requestBody/content',
+    );
   });
 });

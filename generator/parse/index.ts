@@ -6,7 +6,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SelectorConfig } from '@gen-webhooks/runtime';
+import type { BodyFormats, EnvelopeConfig, SelectorConfig, SignatureConfig } from '@gen-webhooks/runtime';
 import { type Diagnostic, GeneratorError } from '../errors.js';
 import { detectFormat, EXPECTED_FORMAT } from '../load/detect-format.js';
 import { DocumentStore, isRecord, type Loc } from '../load/document-store.js';
@@ -14,13 +14,18 @@ import type { ParsedDocument } from '../load/read-document.js';
 import type { ContractModel, EventModel, InputFormat } from '../model.js';
 import { parseAsyncApi2 } from './asyncapi2.js';
 import { parseAsyncApi3 } from './asyncapi3.js';
+import { warnClosedAllOf } from './closed-allof.js';
 import type { EventDraft, ParseContext } from './context.js';
 import { contractName } from './contract-name.js';
-import { DEFAULT_ENVELOPE, DEFAULT_SELECTOR, DEFAULT_SIGNATURE, readRootExtension } from './extension.js';
+import { deriveDelivery } from './derive-envelope.js';
+import { expandDiscriminatedBases } from './discriminator-union.js';
+import { DEFAULT_SIGNATURE, readRootExtension } from './extension.js';
 import { GITHUB_ENVELOPE, GITHUB_SELECTOR, GITHUB_SIGNATURE, isGitHubDocument } from './github.js';
 import { SchemaNormalizer } from './normalize-schema.js';
 import { parseOpenApi } from './openapi.js';
+import { payloadOf } from './payload.js';
 import { signatureCoverage } from './signature-coverage.js';
+import { readVendorDeclarations, warnUnknownSignatureExtensions } from './vendor-signatures.js';
 
 export interface LoadOptions {
   /** Follow `http(s)` `$ref`s (refused with `remote_ref_refused` otherwise). */
@@ -31,6 +36,12 @@ export interface LoadOptions {
   fetch?: typeof fetch;
   /** Apply GitHub conventions even when the document is not recognised as GitHub's. */
   preset?: 'github';
+  /**
+   * The signature scheme, over the document's own declaration (per contract when a function:
+   * `undefined` keeps the document's). Envelope derivation reads it: ids and timestamps in signed
+   * headers are not demanded from the body.
+   */
+  signature?: SignatureConfig | ((contract: { name: string; file: string }) => SignatureConfig | undefined);
 }
 
 export interface LoadResult {
@@ -41,7 +52,15 @@ export interface LoadResult {
 const CONTRACT_FILE = /\.(ya?ml|json)$/i;
 
 /** Diagnostics that mean "an operation or message was not turned into an event". */
-const SKIP_CODES = new Set(['unsupported_schema_format', 'unsupported_media_type', 'no_content']);
+const SKIP_CODES = new Set([
+  'unsupported_schema_format',
+  'unsupported_media_type',
+  'no_content',
+  'no_request_body',
+  'no_message',
+  'invalid_path_item',
+  'invalid_message',
+]);
 
 export async function loadContracts(
   inputs: readonly string[],
@@ -53,9 +72,9 @@ export async function loadContracts(
   const seenFiles = new Set<string>();
   const byName = new Map<string, string>();
   for (const input of inputs) {
-    let isDirectory: boolean;
+    let isDirectory = false;
     try {
-      isDirectory = (await stat(input)).isDirectory();
+      if (!/^https?:\/\//i.test(input)) isDirectory = (await stat(input)).isDirectory();
     } catch (error) {
       throw new GeneratorError('file_not_found', `file or directory not found: ${input}`, {
         file: input,
@@ -71,7 +90,7 @@ export async function loadContracts(
           .map((name) => path.join(input, name))
       : [input];
     for (const file of files) {
-      const absolute = path.resolve(file);
+      const absolute = /^https?:\/\//i.test(file) ? file : path.resolve(file);
       if (seenFiles.has(absolute)) continue;
       seenFiles.add(absolute);
       const loaded = await loadOne(file, options, cache, isDirectory);
@@ -144,30 +163,52 @@ async function loadOne(
       file,
     });
   }
-  const signature = extension.signature ?? (github ? GITHUB_SIGNATURE : DEFAULT_SIGNATURE);
-  const envelope = extension.envelope ?? (github ? GITHUB_ENVELOPE : DEFAULT_ENVELOPE);
-  const selector = extension.selector ?? (github ? GITHUB_SELECTOR : DEFAULT_SELECTOR);
+  const rootInfo = isRecord(doc.info) ? doc.info : {};
+  const name = contractName(file, typeof rootInfo.title === 'string' ? rootInfo.title : undefined);
+  const override =
+    typeof options.signature === 'function' ? options.signature({ name, file }) : options.signature;
   const schemas = new SchemaNormalizer(store, diagnostics);
-  const ctx: ParseContext = { store, schemas, diagnostics, envelope, github };
-  const drafts =
+  const ctx: ParseContext = { store, schemas, diagnostics, github };
+  const drafts = uniqueDrafts(
+    ctx,
     format === 'asyncapi-2'
       ? parseAsyncApi2(ctx, root)
       : format === 'asyncapi-3'
         ? parseAsyncApi3(ctx, root)
-        : parseOpenApi(ctx, root, format === 'openapi-3.1');
-  const events = finalizeEvents(ctx, drafts, selector);
+        : parseOpenApi(ctx, root, format === 'openapi-3.1'),
+  );
+  // Precedence: the caller's override, x-gen-webhooks, another generator's dialect, GitHub, default.
+  const vendor = github ? {} : readVendorDeclarations(ctx, root, drafts);
+  const declared = override ?? extension.signature ?? vendor.signature;
+  const signature = declared ?? (github ? GITHUB_SIGNATURE : DEFAULT_SIGNATURE);
+  if (declared === undefined && !github) warnUnknownSignatureExtensions(ctx, root, drafts);
+  const declaredSelector = extension.selector ?? vendor.selector;
+  const derived = github
+    ? {
+        envelope: extension.envelope ?? GITHUB_ENVELOPE,
+        selector: extension.selector ?? GITHUB_SELECTOR,
+        matches: new Map<string, string>(),
+      }
+    : deriveDelivery(ctx, drafts, {
+        file: store.root.display,
+        signature,
+        ...(extension.envelope ? { envelope: extension.envelope } : {}),
+        ...(declaredSelector ? { selector: declaredSelector } : {}),
+      });
+  const { envelope, selector } = derived;
+  const matches = new Map([...derived.matches, ...(vendor.matches ?? [])]);
+  const events = finalizeEvents(ctx, drafts, { envelope, selector, matches });
   if (events.length === 0) {
     const skipped = diagnostics.filter((d) => SKIP_CODES.has(d.code));
-    const why = skipped[0]
-      ? `; ${skipped.length} skipped, first: ${skipped[0].message} at #${skipped[0].pointer ?? ''}`
-      : '';
+    const listed = skipped.slice(0, 5).map((d) => `${d.message} at #${d.pointer ?? ''}`);
+    const more = skipped.length > listed.length ? `; and ${skipped.length - listed.length} more` : '';
+    const why = skipped.length > 0 ? `; ${skipped.length} skipped: ${listed.join('; ')}${more}` : '';
     throw new GeneratorError('no_events', `no webhook events found in ${file}${why}`, {
       file,
       pointer: '',
       expected: expectedEvents(format),
     });
   }
-  const name = contractName(file);
   const info = isRecord(doc.info) ? doc.info : {};
   const title = typeof info.title === 'string' && info.title.trim() !== '' ? info.title : name;
   let version = typeof info.version === 'string' ? info.version : undefined;
@@ -187,6 +228,12 @@ async function loadOne(
   const description =
     typeof info.description === 'string' && info.description.trim() !== '' ? info.description : undefined;
   diagnostics.push(...signatureCoverage(file, { signature, envelope, selector }, extension));
+  const modelSchemas = expandDiscriminatedBases(schemas.finish(), diagnostics);
+  warnClosedAllOf(
+    modelSchemas,
+    events.map((e) => e.payload),
+    diagnostics,
+  );
   const model: ContractModel = {
     name,
     title,
@@ -195,14 +242,29 @@ async function loadOne(
     format,
     file,
     events,
-    schemas: schemas.finish(),
+    schemas: modelSchemas,
     signature,
     envelope,
     selector,
     ...(extension.retry ? { retry: extension.retry } : {}),
+    ...bodyFormats(drafts),
     diagnostics,
   };
   return model;
+}
+
+/** The non-JSON body formats the events use, for the receiver's decoder. */
+function bodyFormats(drafts: readonly EventDraft[]): { bodies?: BodyFormats } {
+  const kinds = new Set(drafts.flatMap((d) => (d.media ? [d.media.kind] : [])));
+  if (kinds.size === 0) return {};
+  const jsonFields = [...new Set(drafts.flatMap((d) => d.media?.jsonFields ?? []))].sort();
+  return {
+    bodies: {
+      ...(kinds.has('form') ? { form: true } : {}),
+      ...(kinds.has('multipart') ? { multipart: true } : {}),
+      ...(jsonFields.length > 0 ? { jsonFields } : {}),
+    },
+  };
 }
 
 function expectedEvents(format: InputFormat): string {
@@ -218,14 +280,10 @@ function expectedEvents(format: InputFormat): string {
   }
 }
 
-/** Merges re-declarations of one event, renames true duplicates, drops default matches, sorts. */
-function finalizeEvents(
-  ctx: ParseContext,
-  drafts: readonly EventDraft[],
-  selector: SelectorConfig,
-): EventModel[] {
+/** Merges re-declarations of one event and renames true duplicates (document order kept). */
+function uniqueDrafts(ctx: ParseContext, drafts: readonly EventDraft[]): EventDraft[] {
   const taken = new Map<string, string>(); // name → identity
-  const events: EventModel[] = [];
+  const out: EventDraft[] = [];
   for (const draft of drafts) {
     let name = draft.name;
     const owner = taken.get(name);
@@ -244,7 +302,23 @@ function finalizeEvents(
       });
     }
     taken.set(name, draft.identity);
-    let match = draft.match;
+    out.push(name === draft.name ? draft : { ...draft, name });
+  }
+  return out;
+}
+
+/** Payloads cut per envelope, match values (declared, else derived), default matches dropped, sorted. */
+function finalizeEvents(
+  ctx: ParseContext,
+  drafts: readonly EventDraft[],
+  delivery: { envelope: EnvelopeConfig; selector: SelectorConfig; matches: ReadonlyMap<string, string> },
+): EventModel[] {
+  const { envelope, selector } = delivery;
+  const events: EventModel[] = [];
+  for (const draft of drafts) {
+    const name = draft.name;
+    const derived = delivery.matches.get(name);
+    let match = draft.match ?? (derived === undefined ? undefined : { body: derived });
     if (match && selector.kind !== 'header' && match.header === undefined && match.body === name)
       match = undefined;
     if (selector.kind === 'header' && match?.header === undefined) {
@@ -257,8 +331,18 @@ function finalizeEvents(
         },
       );
     }
-    const { identity: _identity, match: _match, ...rest } = draft;
-    events.push({ ...rest, name, ...(match ? { match } : {}) });
+    const { payload, examples } = payloadOf(ctx, envelope, draft.body, draft.bodyExamples);
+    const {
+      identity: _identity,
+      match: _match,
+      body: _body,
+      bodyExamples: _examples,
+      media: _media,
+      operation: _operation,
+      operationId: _operationId,
+      ...rest
+    } = draft;
+    events.push({ ...rest, name, payload, examples, ...(match ? { match } : {}) });
   }
   events.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   warnAmbiguousMatches(ctx, events, selector);
@@ -271,6 +355,7 @@ function warnAmbiguousMatches(
   events: readonly EventModel[],
   selector: SelectorConfig,
 ): void {
+  if (selector.kind === 'schema') return; // no selector values: fixtures-file.ts checks the schemas
   const owners = new Map<string, string>();
   for (const event of events) {
     const key =
@@ -285,7 +370,10 @@ function warnAmbiguousMatches(
     ctx.diagnostics.push({
       level: 'warning',
       code: 'ambiguous_match',
-      message: `events "${owner}" and "${event.name}" have the same selector values; a receiver cannot tell them apart`,
+      message:
+        selector.kind === 'header'
+          ? `events "${owner}" and "${event.name}" have the same selector values; a receiver cannot tell them apart`
+          : `events "${owner}" and "${event.name}" have the same type value; a receiver chooses between them by their payload schemas`,
       ...splitSource(event.source),
     });
   }

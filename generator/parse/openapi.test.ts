@@ -23,10 +23,12 @@ describe('OpenAPI 3.1 webhooks', async () => {
       format: 'openapi-3.1',
       file,
       signature: { kind: 'standard-webhooks' },
-      envelope: { kind: 'envelope' },
-      selector: { kind: 'envelope-type' },
+      // No body has a type field or a `data` beside envelope fields: bare bodies, told apart by schema.
+      envelope: { kind: 'bare' },
+      selector: { kind: 'schema' },
     });
     expect(model.retry).toBeUndefined();
+    expect(model.diagnostics.map((d) => d.code)).toContain('no_type_field');
   });
 
   it('makes one event per operation with a body, sorted by name', () => {

@@ -16,7 +16,8 @@ import type { JsonSchemaObject, SourcedSchema } from '../model.js';
 import { type EventDraft, info, METHODS, optionalString, type ParseContext, warn } from './context.js';
 import { readEventExtension } from './extension.js';
 import { githubSelector } from './github.js';
-import { payloadOf, schemaExamples } from './payload.js';
+import { schemaExamples } from './payload.js';
+import { isApimaticGroup } from './vendor-apimatic.js';
 
 interface BodyOperation {
   readonly method: string;
@@ -48,7 +49,11 @@ export function parseOpenApi(ctx: ParseContext, root: Loc, is31: boolean): Event
       }
     }
   }
-  if (doc['x-webhooks'] !== undefined) {
+  // APIMatic writes its webhook groups (signature, discriminator) under x-webhooks: not webhooks.
+  if (
+    doc['x-webhooks'] !== undefined &&
+    !(isRecord(doc['x-webhooks']) && isApimaticGroup(doc['x-webhooks']))
+  ) {
     const hooks = child(root, 'x-webhooks');
     if (!isRecord(hooks.value)) {
       warn(ctx, hooks, 'invalid_webhooks', '`x-webhooks` is not a mapping; ignored');
@@ -63,7 +68,14 @@ export function parseOpenApi(ctx: ParseContext, root: Loc, is31: boolean): Event
           );
           continue;
         }
-        drafts.push(...pathItemEvents(ctx, child(hooks, key), key));
+        const entry = ctx.store.deref(child(hooks, key)).loc;
+        if (isRecord(entry.value) && isApimaticGroup(entry.value)) continue;
+        if (isRecord(entry.value) && isCallbackObject(entry.value)) {
+          // The callback-object spelling some vendors use: name → { runtime expression → path item }.
+          drafts.push(...callbackObjectEvents(ctx, entry, key));
+        } else {
+          drafts.push(...pathItemEvents(ctx, child(hooks, key), key));
+        }
       }
     }
   }
@@ -138,29 +150,45 @@ function callbackEvents(ctx: ParseContext, operation: Loc): EventDraft[] {
   if (!isRecord(callbacks.value)) return [];
   const drafts: EventDraft[] = [];
   for (const key of Object.keys(callbacks.value)) {
-    const callback = ctx.store.deref(child(callbacks, key)).loc;
-    if (!isRecord(callback.value)) continue;
-    const entries: {
-      expression: string;
-      item: Loc;
-      siblings?: Readonly<Record<string, unknown>>;
-      op: BodyOperation;
-    }[] = [];
-    for (const expression of Object.keys(callback.value)) {
-      if (expression.startsWith('x-')) continue;
-      const { loc: item, siblings } = ctx.store.deref(child(callback, expression));
-      if (!isRecord(item.value)) continue;
-      for (const op of bodyOperations(ctx, item))
-        entries.push({ expression, item, op, ...(siblings ? { siblings } : {}) });
-    }
-    const expressions = new Set(entries.map((e) => e.expression));
-    for (const entry of entries) {
-      const parts = [key];
-      if (expressions.size > 1) parts.push(expressionSlug(entry.expression));
-      if (entries.filter((e) => e.expression === entry.expression).length > 1) parts.push(entry.op.method);
-      const draft = operationEvent(ctx, entry.item, entry.op, parts.join('.'), entry.siblings);
-      if (draft) drafts.push(draft);
-    }
+    drafts.push(...callbackObjectEvents(ctx, ctx.store.deref(child(callbacks, key)).loc, key));
+  }
+  return drafts;
+}
+
+/** True when a path item holds no operation but runtime-expression keys: a Callback Object. */
+function isCallbackObject(value: Record<string, unknown>): boolean {
+  const keys = Object.keys(value).filter((k) => !k.startsWith('x-'));
+  return (
+    keys.length > 0 &&
+    !keys.some((k) => (METHODS as readonly string[]).includes(k) || k === '$ref' || k === 'parameters') &&
+    keys.every((k) => isRecord(value[k]))
+  );
+}
+
+/** Events of one Callback Object (runtime expression → path item), named after `key`. */
+function callbackObjectEvents(ctx: ParseContext, callback: Loc, key: string): EventDraft[] {
+  if (!isRecord(callback.value)) return [];
+  const entries: {
+    expression: string;
+    item: Loc;
+    siblings?: Readonly<Record<string, unknown>>;
+    op: BodyOperation;
+  }[] = [];
+  for (const expression of Object.keys(callback.value)) {
+    if (expression.startsWith('x-')) continue;
+    const { loc: item, siblings } = ctx.store.deref(child(callback, expression));
+    if (!isRecord(item.value)) continue;
+    for (const op of bodyOperations(ctx, item))
+      entries.push({ expression, item, op, ...(siblings ? { siblings } : {}) });
+  }
+  const expressions = new Set(entries.map((e) => e.expression));
+  const drafts: EventDraft[] = [];
+  for (const entry of entries) {
+    const parts = [key];
+    if (expressions.size > 1) parts.push(expressionSlug(entry.expression));
+    if (entries.filter((e) => e.expression === entry.expression).length > 1) parts.push(entry.op.method);
+    const draft = operationEvent(ctx, entry.item, entry.op, parts.join('.'), entry.siblings);
+    if (draft) drafts.push(draft);
   }
   return drafts;
 }
@@ -185,8 +213,9 @@ function operationEvent(
 ): EventDraft | undefined {
   const operation = op.operation.value as Record<string, unknown>;
   const pathItem = item.value as Record<string, unknown>;
-  const media = pickMediaType(ctx, op.body);
-  if (!media) return undefined;
+  const picked = pickMediaType(ctx, op.body);
+  if (!picked) return undefined;
+  const media = picked.loc;
   const schemaLoc = child(media, 'schema');
   const bodySchema: Loc =
     schemaLoc.value === undefined ? { doc: media.doc, pointer: media.pointer, value: {} } : schemaLoc;
@@ -207,7 +236,6 @@ function operationEvent(
       warn(ctx, op.operation, 'github_event_unknown', `cannot tell the X-GitHub-Event of "${defaultName}"`);
     }
   }
-  const { payload, examples: payloadExamples } = payloadOf(ctx, bodySchema, examples);
   const summary =
     optionalString(siblings?.summary) ??
     optionalString(operation.summary) ??
@@ -222,12 +250,17 @@ function operationEvent(
     ...(summary !== undefined ? { summary } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(operation.deprecated === true ? { deprecated: true } : {}),
-    payload,
+    body: bodySchema,
+    ...(picked.kind !== 'json' ? { media: { kind: picked.kind, jsonFields: picked.jsonFields } } : {}),
     ...(headers ? { headers } : {}),
-    examples: payloadExamples,
+    bodyExamples: examples,
     ...(match && Object.keys(match).length > 0 ? { match } : {}),
     source: where(op.operation),
     identity: `${op.operation.doc.id}#${op.operation.pointer}`,
+    operation: op.operation,
+    ...(optionalString(operation.operationId) !== undefined
+      ? { operationId: optionalString(operation.operationId) as string }
+      : {}),
   };
 }
 
@@ -236,7 +269,44 @@ function essence(type: string): string {
   return (type.split(';')[0] ?? '').trim().toLowerCase();
 }
 
-function pickMediaType(ctx: ParseContext, body: Loc): Loc | undefined {
+export type MediaKind = 'json' | 'form' | 'multipart';
+
+interface PickedMedia {
+  readonly loc: Loc;
+  readonly kind: MediaKind;
+  /** Form/multipart fields that carry JSON text. */
+  readonly jsonFields: readonly string[];
+}
+
+/** Fields of a form/multipart body sent as JSON: `encoding.<field>.contentType`, and (multipart) objects. */
+function jsonFieldsOf(ctx: ParseContext, media: Loc, kind: MediaKind): string[] {
+  const out = new Set<string>();
+  const encoding = ctx.store.deref(child(media, 'encoding')).loc;
+  if (isRecord(encoding.value)) {
+    for (const [field, spec] of Object.entries(encoding.value)) {
+      if (isRecord(spec) && typeof spec.contentType === 'string' && /json/i.test(spec.contentType))
+        out.add(field);
+    }
+  }
+  if (kind === 'multipart') {
+    // OpenAPI: a multipart property that is an object or array is sent as application/json by default.
+    const schema = ctx.store.deref(child(media, 'schema')).loc;
+    const properties = isRecord(schema.value) ? ctx.store.deref(child(schema, 'properties')).loc : undefined;
+    if (properties && isRecord(properties.value)) {
+      for (const field of Object.keys(properties.value)) {
+        const value = ctx.store.deref(child(properties, field)).loc.value;
+        if (isRecord(value) && (value.type === 'object' || value.type === 'array')) {
+          const spec = isRecord(encoding.value) ? encoding.value[field] : undefined;
+          if (!(isRecord(spec) && typeof spec.contentType === 'string' && !/json/i.test(spec.contentType)))
+            out.add(field);
+        }
+      }
+    }
+  }
+  return [...out];
+}
+
+function pickMediaType(ctx: ParseContext, body: Loc): PickedMedia | undefined {
   const content = child(body, 'content');
   if (!isRecord(content.value) || Object.keys(content.value).length === 0) {
     warn(ctx, body, 'no_content', 'the request body declares no content; skipped');
@@ -245,22 +315,29 @@ function pickMediaType(ctx: ParseContext, body: Loc): Loc | undefined {
   const types = Object.keys(content.value);
   const json =
     types.find((t) => essence(t) === 'application/json') ?? types.find((t) => /\+json$/.test(essence(t)));
-  if (json !== undefined) return ctx.store.deref(child(content, json)).loc;
-  const form = types.find((t) => essence(t) === 'application/x-www-form-urlencoded');
-  if (form !== undefined) {
+  if (json !== undefined)
+    return { loc: ctx.store.deref(child(content, json)).loc, kind: 'json', jsonFields: [] };
+  for (const [type, kind] of [
+    ['application/x-www-form-urlencoded', 'form'],
+    ['multipart/form-data', 'multipart'],
+  ] as const) {
+    const found = types.find((t) => essence(t) === type);
+    if (found === undefined) continue;
+    const loc = ctx.store.deref(child(content, found)).loc;
+    const jsonFields = jsonFieldsOf(ctx, loc, kind);
     warn(
       ctx,
-      child(content, form),
-      'form_body',
-      'form-encoded request body: the schema describes the decoded fields',
+      child(content, found),
+      kind === 'form' ? 'form_body' : 'multipart_body',
+      `${kind === 'form' ? 'form-encoded' : 'multipart'} request body: the schema describes the decoded fields, which arrive as strings${jsonFields.length > 0 ? ` (${jsonFields.join(', ')} parsed as JSON)` : ''}`,
     );
-    return ctx.store.deref(child(content, form)).loc;
+    return { loc, kind, jsonFields };
   }
   warn(
     ctx,
     content,
     'unsupported_media_type',
-    `no JSON or form request body (found ${types.join(', ')}); operation skipped`,
+    `no JSON, form or multipart request body (found ${types.join(', ')}); operation skipped`,
   );
   return undefined;
 }

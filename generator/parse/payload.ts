@@ -3,6 +3,8 @@
  * the body schema is an object with the envelope's data field, the payload is that field (and
  * examples are cut down to it); otherwise the payload is the whole body.
  */
+
+import type { EnvelopeConfig } from '@gen-webhooks/runtime';
 import { child, isRecord, type Loc } from '../load/document-store.js';
 import type { SourcedSchema } from '../model.js';
 import type { ParseContext } from './context.js';
@@ -12,8 +14,12 @@ export interface Payload {
   readonly examples: readonly unknown[];
 }
 
-export function payloadOf(ctx: ParseContext, body: Loc, bodyExamples: readonly unknown[]): Payload {
-  const envelope = ctx.envelope;
+export function payloadOf(
+  ctx: ParseContext,
+  envelope: EnvelopeConfig,
+  body: Loc,
+  bodyExamples: readonly unknown[],
+): Payload {
   if (envelope.kind === 'envelope') {
     const field = envelope.fields?.data ?? 'data';
     const data = findProperty(ctx, body, field, new Set());

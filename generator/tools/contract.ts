@@ -6,6 +6,7 @@
 import { GeneratorError } from '../errors.js';
 import type { ContractModel, EventModel } from '../model.js';
 import { loadContract } from '../parse/index.js';
+import { nearest } from './suggest.js';
 
 export const SECRET_ENV = 'GEN_WEBHOOKS_SECRET';
 
@@ -17,9 +18,7 @@ export function findEvent(model: ContractModel, name: string): EventModel {
   const event = model.events.find((e) => e.name === name);
   if (event) return event;
   const names = model.events.map((e) => e.name);
-  const near = names.filter(
-    (n) => n.toLowerCase().includes(name.toLowerCase()) || name.toLowerCase().includes(n.toLowerCase()),
-  );
+  const near = nearest(name, names);
   throw new GeneratorError(
     'invalid_argument',
     `unknown event ${JSON.stringify(name)} in ${model.title}${near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : ''}`,

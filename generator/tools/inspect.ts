@@ -193,7 +193,8 @@ async function inspectWith(
   if (envelope.kind === 'envelope') {
     try {
       const parsed = parseEnvelope(envelope, body);
-      id = parsed.id;
+      // An envelope without an id field keeps the one the signature header gave.
+      id = parsed.id ?? id;
       type = parsed.type;
       data = parsed.data;
       dataPointer = pointerOf(envelopeFields(envelope).data);

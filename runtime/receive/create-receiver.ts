@@ -19,7 +19,8 @@ import type { HeadersInput, RawBody } from '../signing/scheme.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type EventQueue, type IdempotencyStore } from '../stores/types.js';
 import { type QueuedPayload, queueProcessor } from './ack-fast.js';
 import { Completions } from './completion.js';
-import { createDispatcher } from './dispatch.js';
+import { decodeBody } from './decode-body.js';
+import { createDispatcher, unknownReporter } from './dispatch.js';
 import { type AnyHandler, headerRecord, isThenable } from './handler-event.js';
 import { type Checked, policyCheck } from './policy.js';
 import { errorResult, statusResult, toWebhookError } from './respond.js';
@@ -169,6 +170,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       // A failing log hook must not change the answer.
     }
   };
+  const reportUnknown = unknownReporter(contract.name, o.onError === undefined ? undefined : report);
 
   const fail = (error: unknown, context: { id?: string; type?: string }): ReceiveResult => {
     const e = toWebhookError(error);
@@ -181,7 +183,11 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   };
 
   const parseBody = (bytes: Uint8Array, headers: HeadersInput): unknown =>
-    provider === undefined ? parseJson(bytes) : provider.parseBody(bytes, headers);
+    provider !== undefined
+      ? provider.parseBody(bytes, headers)
+      : contract.bodies === undefined
+        ? parseJson(bytes)
+        : decodeBody(contract.bodies, bytes, headers);
 
   const check = policyCheck(o, events);
 
@@ -261,7 +267,10 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
         });
       }
       const handler = handlerFor(x.event);
-      if (handler === undefined) return statusResult(200, 'ignored', 'ignored', context);
+      if (handler === undefined) {
+        if (x.event === undefined) reportUnknown(x, context);
+        return statusResult(200, 'ignored', 'ignored', context);
+      }
       let validated: Checked;
       if (x.event === undefined) validated = { data: x.data, issues: [] };
       else {

@@ -1,8 +1,11 @@
 /**
  * From a verified, JSON-decoded body to "which event is this": the envelope (id, type, timestamp,
  * data) per `contract.envelope`, and the event name per `contract.selector` and each event's `match`.
+ * A type value that is no event's `match.body` but is an event's name selects that event (the
+ * contract's key for it). A delivery no event matches is `event: undefined`, reported by
+ * `reportUnknown` (never a silent 2xx).
  */
-import type { Contract, EventMapBase } from '../contract.js';
+import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { envelopeFields, parseEnvelope } from '../envelope.js';
 import { WebhookError } from '../errors.js';
 import { getHeader } from '../headers.js';
@@ -47,15 +50,68 @@ function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+interface SchemaCandidate {
+  readonly name: string;
+  readonly schema: StandardSchemaV1;
+  readonly fields: ReadonlySet<string>;
+}
+
+/**
+ * `schema` selector: the one event whose schema accepts the payload; among several, the one that
+ * declares the most of the body's fields (events in contract order).
+ */
+function bySchema(
+  events: readonly SchemaCandidate[],
+  data: unknown,
+): { type: string; event: string | undefined } {
+  if (events.length === 1) {
+    const only = (events[0] as SchemaCandidate).name;
+    return { type: only, event: only };
+  }
+  let accepted: SchemaCandidate[] = [];
+  for (const candidate of events) {
+    const result = candidate.schema['~standard'].validate(data);
+    if (result instanceof Promise) {
+      throw new WebhookError('invalid_config', 'The "schema" selector needs synchronous schemas');
+    }
+    if (result.issues === undefined) accepted.push(candidate);
+  }
+  if (accepted.length > 1 && isRecord(data)) {
+    const keys = Object.keys(data);
+    const score = (c: SchemaCandidate) => keys.filter((k) => c.fields.has(k)).length;
+    const best = Math.max(...accepted.map(score));
+    accepted = accepted.filter((c) => score(c) === best);
+  }
+  if (accepted.length === 1) {
+    const name = (accepted[0] as SchemaCandidate).name;
+    return { type: name, event: name };
+  }
+  return {
+    type:
+      accepted.length === 0
+        ? '(no event schema accepts the payload)'
+        : `(ambiguous: ${accepted.map((c) => c.name).join(', ')})`,
+    event: undefined,
+  };
+}
+
 export function createDispatcher<M extends EventMapBase>(contract: Contract<M>): Dispatcher {
   const { envelope, selector } = contract;
   const names = envelope.kind === 'envelope' ? envelopeFields(envelope) : undefined;
   const dataPointer = names === undefined ? '' : `/${escapePointer(names.data)}`;
   const unsignedId = unsignedIdHeader(contract.signature);
+  if (selector.kind === 'envelope-type' && names?.absent.has('type')) {
+    throw new WebhookError(
+      'invalid_config',
+      'The envelope-type selector needs an envelope type field (it is listed as absent)',
+    );
+  }
 
   // Selector value → event name; for header selectors, header value → (body value → event name).
-  const byValue = new Map<string, string>();
+  // Several events may share a type value (Slack's `emoji_changed` with a `subtype`): their schemas decide.
+  const byValue = new Map<string, SchemaCandidate[]>();
   const byHeader = new Map<string, { headerOnly?: string; byBody: Map<string, string> }>();
+  const schemas: SchemaCandidate[] = [];
   for (const [name, definition] of Object.entries(contract.events)) {
     const match = definition.match;
     if (selector.kind === 'header') {
@@ -71,9 +127,16 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
       else slot.byBody.set(match.body, name);
       byHeader.set(headerValue, slot);
     } else {
-      byValue.set(match?.body ?? name, name);
+      const candidate = { name, schema: definition.schema, fields: new Set(definition.fields ?? []) };
+      schemas.push(candidate);
+      if (selector.kind !== 'schema') {
+        const value = match?.body ?? name;
+        byValue.set(value, [...(byValue.get(value) ?? []), candidate]);
+      }
     }
   }
+  // The key fallback: only names no event claims as a match value.
+  for (const candidate of schemas) if (!byValue.has(candidate.name)) byValue.set(candidate.name, [candidate]);
 
   return (body, headers, verified) => {
     let data: unknown = body;
@@ -125,8 +188,14 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
       type = bodyText === undefined ? headerValue : `${headerValue}.${bodyText}`;
       const slot = byHeader.get(headerValue);
       event = (bodyText === undefined ? undefined : slot?.byBody.get(bodyText)) ?? slot?.headerOnly;
+    } else if (selector.kind === 'schema') {
+      ({ type, event } = bySchema(schemas, data));
     } else {
       const raw = selector.kind === 'body' ? getPath(body, selector.field) : envelopeType;
+      if (raw === undefined && selector.kind === 'body' && selector.fallback === 'schema') {
+        ({ type, event } = bySchema(schemas, data));
+        return { id, type, event, timestamp, data, dataPointer };
+      }
       if (typeof raw !== 'string' || raw === '') {
         const field = selector.kind === 'body' ? selector.field : (names?.type ?? 'type');
         throw new WebhookError(
@@ -138,8 +207,40 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
         );
       }
       type = raw;
-      event = byValue.get(raw);
+      const candidates = byValue.get(raw);
+      event =
+        candidates === undefined || candidates.length === 1
+          ? candidates?.[0]?.name
+          : bySchema(candidates, data).event;
     }
     return { id, type, event, timestamp, data, dataPointer };
+  };
+}
+
+/**
+ * Reports a verified delivery that matches no event of the contract: to `onError` (outcome
+ * `ignored`, code `unknown_event`) when the receiver has one, else once per type to the console, so
+ * an ignored delivery always leaves a trace.
+ */
+export function unknownReporter(
+  contractName: string,
+  report:
+    | ((error: WebhookError, context: { outcome: 'ignored'; id?: string; type?: string }) => void)
+    | undefined,
+): (x: Extracted, context: { id?: string; type?: string }) => void {
+  const logged = new Set<string>();
+  return (x, context) => {
+    const error = new WebhookError(
+      'unknown_event',
+      `"${contractName}" has no event for type "${x.type}"; the delivery was ignored`,
+      { details: { type: x.type } },
+    );
+    if (report !== undefined) {
+      report(error, { outcome: 'ignored', ...context });
+      return;
+    }
+    if (logged.size >= 100 || logged.has(x.type)) return;
+    logged.add(x.type);
+    console.warn(`[gen-webhooks] ${error.message} (pass onError or unknownEvent to handle these)`);
   };
 }

@@ -9,10 +9,18 @@ export const contract: Contract<Events> = {
   name: 'billing-openapi30',
   version: '2.1',
   events: {
-    'invoice.overdue': { schema: eventSchemas['invoice.overdue'], summary: 'An invoice is past due' },
-    'invoice.paid': { schema: eventSchemas['invoice.paid'], summary: 'An invoice was paid' },
+    'invoice.overdue': {
+      schema: eventSchemas['invoice.overdue'],
+      fields: ['invoice', 'daysOverdue', 'reminder'],
+      summary: 'An invoice is past due',
+    },
+    'invoice.paid': {
+      schema: eventSchemas['invoice.paid'],
+      fields: ['id', 'amount', 'currency', 'memo', 'lines', 'paidAt'],
+      summary: 'An invoice was paid',
+    },
   },
   signature: { kind: 'standard-webhooks' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
+  envelope: { kind: 'bare' },
+  selector: { kind: 'schema' },
 };

@@ -4,7 +4,11 @@ import type { EventName, Events } from './types.js';
 
 /** One valid payload per event (from the contract's examples, or synthesised from the schema). */
 export const fixtures: { [K in EventName]: Events[K] } = {
-  'invoice.overdue': { invoice: { id: 'in_a', amount: 1, currency: 'usd', lines: [] }, daysOverdue: 1 },
+  'invoice.overdue': {
+    invoice: { id: 'in_a', amount: 1, currency: 'usd', lines: [] },
+    daysOverdue: 1,
+    reminder: 'first',
+  },
   'invoice.paid': {
     id: 'in_1',
     amount: 19.5,

@@ -11,18 +11,20 @@ export const contract: Contract<Events> = {
   events: {
     'Events': {
       schema: eventSchemas['Events'],
+      fields: [],
       deprecated: true,
       summary: 'An event literally named Events',
     },
-    'member.joined': { schema: eventSchemas['member.joined'] },
-    'member.left': { schema: eventSchemas['member.left'] },
+    'member.joined': { schema: eventSchemas['member.joined'], fields: ['member'] },
+    'member.left': { schema: eventSchemas['member.left'], fields: ['member', 'reason', 'node'] },
     'reaction.added': {
       schema: eventSchemas['reaction.added'],
+      fields: ['+1', '-1', '__proto__', 'content-type', 'default', 'point', 'labels', 'mixed'],
       summary: 'A reaction with \'quotes\' and a backslash \\ was added',
     },
-    'tree.updated': { schema: eventSchemas['tree.updated'] },
+    'tree.updated': { schema: eventSchemas['tree.updated'], fields: ['id', 'children', 'parent'] },
   },
   signature: { kind: 'standard-webhooks' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
+  envelope: { kind: 'bare' },
+  selector: { kind: 'schema' },
 };

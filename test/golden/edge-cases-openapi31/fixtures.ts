@@ -6,7 +6,20 @@ import type { EventName, Events } from './types.js';
 export const fixtures: { [K in EventName]: Events[K] } = {
   'Events': 'string',
   'member.joined': { member: { id: 'string', name: 'string' } },
-  'member.left': { member: { id: 'string', name: 'string' } },
-  'reaction.added': { '+1': 1, '-1': 1, ['__proto__']: 'string', 'content-type': 'application/json', default: true },
-  'tree.updated': { id: 'n-000', children: [] },
+  'member.left': {
+    member: { id: 'string', name: 'string' },
+    reason: 'string',
+    node: { id: 'n-000', children: [] },
+  },
+  'reaction.added': {
+    '+1': 1,
+    '-1': 1,
+    ['__proto__']: 'string',
+    'content-type': 'application/json',
+    default: true,
+    point: [1, 1],
+    labels: {},
+    mixed: 1,
+  },
+  'tree.updated': { id: 'n-000', children: [], parent: null },
 };

@@ -9,10 +9,18 @@ export const contract: Contract<Events> = {
   name: 'notifications-asyncapi26',
   version: '3.0.0',
   events: {
-    'user.deleted': { schema: eventSchemas['user.deleted'], summary: 'A user deleted their account' },
-    'user.signedup': { schema: eventSchemas['user.signedup'], summary: 'A new user signed up' },
+    'user.deleted': {
+      schema: eventSchemas['user.deleted'],
+      fields: ['userId', 'deletedAt', 'reason'],
+      summary: 'A user deleted their account',
+    },
+    'user.signedup': {
+      schema: eventSchemas['user.signedup'],
+      fields: ['id', 'email', 'displayName', 'plan', 'referrer'],
+      summary: 'A new user signed up',
+    },
   },
   signature: { kind: 'standard-webhooks' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
+  envelope: { kind: 'bare' },
+  selector: { kind: 'schema' },
 };

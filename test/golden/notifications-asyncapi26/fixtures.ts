@@ -4,7 +4,11 @@ import type { EventName, Events } from './types.js';
 
 /** One valid payload per event (from the contract's examples, or synthesised from the schema). */
 export const fixtures: { [K in EventName]: Events[K] } = {
-  'user.deleted': { userId: '00000000-0000-4000-8000-000000000000', deletedAt: '2024-01-01T00:00:00Z' },
+  'user.deleted': {
+    userId: '00000000-0000-4000-8000-000000000000',
+    deletedAt: '2024-01-01T00:00:00Z',
+    reason: 'requested',
+  },
   'user.signedup': {
     id: '6f1c2e4a-8b7d-4c3e-9a1f-2b3c4d5e6f70',
     email: 'ada@example.com',
