@@ -4,12 +4,14 @@ import type pg from 'pg';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type PetAdopted, type PetListed, petstore, SECRET } from '../../test/receiver/fixtures.js';
 import { memoryStore } from '../stores/memory.js';
-import type { PostgresStore } from '../stores/postgres.js';
+import type { PostgresStore, PostgresTxOf } from '../stores/postgres.js';
 import type { SqliteStore } from '../stores/sqlite.js';
 import { createReceiver } from './create-receiver.js';
 
-declare const sqlite: SqliteStore;
-declare const postgres: PostgresStore;
+// What sqliteStore(db) and postgresStore(pool) return for the drivers' own instances.
+declare const sqlite: SqliteStore<Database.Database>;
+declare const postgres: PostgresStore<PostgresTxOf<pg.Pool>>;
+declare const postgresClient: PostgresStore<PostgresTxOf<pg.Client>>;
 
 describe('ReceiverOptions typing', () => {
   it('types each handler by its event', () => {
@@ -78,7 +80,17 @@ describe('ReceiverOptions typing', () => {
         transactional: true,
         handlers: {
           'pet.adopted': (event) => {
-            expectTypeOf(event.tx).toEqualTypeOf<pg.PoolClient | pg.Client>();
+            expectTypeOf(event.tx).toEqualTypeOf<pg.PoolClient>();
+          },
+        },
+      });
+      createReceiver(petstore, {
+        secret: SECRET,
+        store: postgresClient,
+        transactional: true,
+        handlers: {
+          'pet.adopted': (event) => {
+            expectTypeOf(event.tx).toEqualTypeOf<pg.Client>();
           },
         },
       });

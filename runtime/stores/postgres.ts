@@ -9,7 +9,7 @@
  * dies, the server rolls the transaction back when the connection drops, so no lease is needed.
  * The queue is a table drained with `FOR UPDATE SKIP LOCKED`, so many workers can share it.
  */
-import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Client, Pool, PoolClient, QueryResultRow } from '../drivers/pg.js';
 import { WebhookError } from '../errors.js';
 import { sqlIdentifier } from './identifier.js';
 import { Mutex } from './mutex.js';
@@ -37,7 +37,20 @@ export interface PostgresStoreOptions {
 /** The transaction client handed to transactional handlers. */
 export type PostgresTx = PoolClient | Client;
 
-export interface PostgresStore extends TransactionalStore<PostgresTx> {
+/**
+ * The `tx` of a store on `D`: the pool's own client type for a `pg.Pool` (read from its
+ * `connect()` overloads), the client itself for a single `Client`.
+ */
+export type PostgresTxOf<D> = D extends {
+  readonly totalCount: number;
+  connect: { (): Promise<infer C>; (callback: never): void };
+}
+  ? C
+  : D extends { readonly totalCount: number }
+    ? PoolClient
+    : D;
+
+export interface PostgresStore<Tx = PostgresTx> extends TransactionalStore<Tx> {
   close(): Promise<void>;
   readonly queue: EventQueue;
   /** Create the tables if missing (safe to run concurrently from several processes). */
@@ -81,6 +94,10 @@ function storeError(operation: string, cause: unknown): WebhookError {
   return new WebhookError('store_error', `PostgreSQL store: ${operation} failed`, { cause });
 }
 
+export function postgresStore<D extends Pool | Client>(
+  db: D,
+  options?: PostgresStoreOptions,
+): PostgresStore<PostgresTxOf<D>>;
 export function postgresStore(db: Pool | Client, options: PostgresStoreOptions = {}): PostgresStore {
   const schema = sqlIdentifier(options.schema ?? 'public', 'schema');
   const table = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');
