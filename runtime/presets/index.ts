@@ -22,6 +22,7 @@ export type {
   PresetName,
   PresetOptions,
   PresetSchemeOptions,
+  ProviderDescriptor,
   ProviderPreset,
   ReceiveMode,
 } from './types.js';

@@ -1,36 +1,16 @@
-/** The provider map and `createPresetScheme` (what `SignatureConfig` kind `preset` resolves to). */
-import { WebhookError } from '../errors.js';
+/** The provider map on node:crypto and `createPresetScheme` (what `SignatureConfig` kind `preset` resolves to). */
 import type { SignatureScheme } from '../signing/scheme.js';
-import { discord } from './discord.js';
-import { github } from './github.js';
-import { shopify } from './shopify.js';
-import { slack } from './slack.js';
-import { stripe } from './stripe.js';
-import { svix } from './svix.js';
-import { twilio } from './twilio.js';
+import { bindProviders, getDescriptor, type Providers } from './catalog.js';
+import { nodePresetCrypto } from './crypto-node.js';
 import type { PresetName, PresetSchemeOptions, ProviderPreset } from './types.js';
 
-export const providers: { readonly [N in PresetName]: ProviderPreset<N> } = {
-  stripe,
-  github,
-  shopify,
-  slack,
-  twilio,
-  discord,
-  svix,
-};
+export { isPresetName } from './catalog.js';
 
-export function isPresetName(value: unknown): value is PresetName {
-  return typeof value === 'string' && Object.hasOwn(providers, value);
-}
+export const providers: Providers = /* @__PURE__ */ bindProviders(nodePresetCrypto);
 
 export function getProvider<N extends PresetName>(name: N): ProviderPreset<N> {
-  if (!isPresetName(name)) {
-    throw new WebhookError('invalid_config', `Unknown preset ${JSON.stringify(name)}`, {
-      details: { expected: Object.keys(providers) },
-    });
-  }
-  return providers[name];
+  getDescriptor(name);
+  return providers[name] as ProviderPreset<N>;
 }
 
 export function createPresetScheme(name: PresetName, options: PresetSchemeOptions): SignatureScheme {

@@ -49,14 +49,13 @@ export interface HandshakeResponse {
 }
 
 /**
- * Everything a receiver needs to know about a provider. Call order in a receiver:
+ * Everything a receiver needs to know about a provider but its crypto (so it is the same object on
+ * every runtime). Call order in a receiver:
  * `scheme.verify` → `parseBody` → `handshake` (answer it and stop when defined) → `eventId`/`eventType`
  * → dedupe claim (TTL `dedupeTtlMs`) → handler.
  */
-export interface ProviderPreset<N extends PresetName = PresetName> {
+export interface ProviderDescriptor<N extends PresetName = PresetName> {
   readonly name: N;
-  /** The preset's signature scheme (sign + verify). */
-  scheme(options: PresetSchemeOptions): SignatureScheme;
   /** `Contract` parts for this provider. */
   readonly signature: SignatureConfig;
   readonly envelope: EnvelopeConfig;
@@ -82,4 +81,10 @@ export interface ProviderPreset<N extends PresetName = PresetName> {
   readonly acknowledgement?: HandshakeResponse;
   /** Provider handshakes answered after verification and before dispatch (never for unverified input). */
   handshake(headers: HeadersInput, body: unknown): HandshakeResponse | undefined;
+}
+
+/** A provider's descriptor with its signature scheme, bound to one runtime's crypto. */
+export interface ProviderPreset<N extends PresetName = PresetName> extends ProviderDescriptor<N> {
+  /** The preset's signature scheme (sign + verify). */
+  scheme(options: PresetSchemeOptions): SignatureScheme;
 }
