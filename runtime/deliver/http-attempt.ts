@@ -41,9 +41,13 @@ export interface AttemptResponse {
   readonly error?: WebhookError;
 }
 
+/**
+ * node:http and node:https keep-alive `Agent`s (from `createAgents`), typed by the one method callers
+ * use, so the runtime's types need no `@types/node`.
+ */
 export interface HttpAgents {
-  readonly http: http.Agent;
-  readonly https: https.Agent;
+  readonly http: { destroy(): void };
+  readonly https: { destroy(): void };
 }
 
 /** Keep-alive agents; one pair per worker, destroyed by `stop()`. */
@@ -249,7 +253,7 @@ export function sendAttempt(input: AttemptInput): Promise<AttemptResponse> {
       path: plan.path,
       method: 'POST',
       headers,
-      agent: plan.https ? agents.https : agents.http,
+      agent: (plan.https ? agents.https : agents.http) as http.Agent,
       // TLS SNI and certificate checks use the host name; only the socket goes to the pinned address.
       lookup: plan.lookup,
     }) as AttemptRequest;

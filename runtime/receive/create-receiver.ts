@@ -12,9 +12,9 @@ import { webHandler } from '../adapters/web.js';
 import { bodyTooLarge, toBytes, toText } from '../bytes.js';
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { getProvider } from '../presets/registry.js';
-import type { ProviderPreset } from '../presets/types.js';
-import { createSignatureScheme } from '../signing/resolve.js';
+import { getDescriptor } from '../presets/catalog.js';
+import type { ProviderDescriptor } from '../presets/types.js';
+import { createSignatureSchemeWeb, type SchemeFactory } from '../signing/resolve-web.js';
 import type { HeadersInput, RawBody } from '../signing/scheme.js';
 import {
   DEFAULT_LEASE_MS,
@@ -169,17 +169,19 @@ function errorText(error: unknown): string {
   return text.slice(0, 2000);
 }
 
+/** `schemes`: the Node entry passes node:crypto's `createSignatureScheme`; Web Crypto by default. */
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
+  schemes: SchemeFactory = createSignatureSchemeWeb,
 ): Receiver<M> {
   const o = options as unknown as LooseOptions;
   const now = o.now ?? Date.now;
   const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const token = o.token ?? ownerTokens();
-  const provider: ProviderPreset | undefined =
-    contract.signature.kind === 'preset' ? getProvider(contract.signature.preset) : undefined;
+  const provider: ProviderDescriptor | undefined =
+    contract.signature.kind === 'preset' ? getDescriptor(contract.signature.preset) : undefined;
   const store = o.dedupe === false ? undefined : o.store;
   const ttlMs = o.ttlMs ?? store?.ttlMs ?? provider?.dedupeTtlMs ?? DEFAULT_TTL_MS;
   const unknownEvent = o.unknownEvent ?? 'ignore';
@@ -219,7 +221,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   }
   const scheme =
     o.scheme ??
-    createSignatureScheme(contract.signature, {
+    schemes(contract.signature, {
       ...(o.preset ?? {}),
       secret: (o.secret ?? []) as never,
       ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),

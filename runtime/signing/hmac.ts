@@ -35,7 +35,7 @@ export function timingSafeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** Secrets of "shared password" schemes (simple HMAC, GitHub, Shopify): text is used as its UTF-8 bytes. */
-export function toKeyBytes(secret: Secret): Buffer {
+export function toKeyBytes(secret: Secret): Uint8Array {
   const bytes = textSecretBytes(secret);
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
