@@ -92,7 +92,7 @@ export function readNodeBody(req: NodeRequest, limit: number): Promise<Uint8Arra
 /** The request's URL as the client called it (schemes that sign the URL need it). */
 export function requestUrl(req: NodeRequest, path = req.url): string {
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  const host = req.headers.host ?? 'localhost';
+  const host = req.headers['host'] ?? 'localhost';
   return `${encrypted ? 'https' : 'http'}://${host}${path ?? '/'}`;
 }
 

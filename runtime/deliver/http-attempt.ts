@@ -124,7 +124,7 @@ function headerList(headers: Readonly<Record<string, string>>, plan: RequestPlan
     source = merged;
   }
   const list: string[] = [];
-  if (source.host === undefined) list.push('host', plan.hostHeader);
+  if (source['host'] === undefined) list.push('host', plan.hostHeader);
   for (const name in source) {
     if (name !== 'content-length') list.push(name, source[name] as string);
   }
@@ -143,13 +143,24 @@ class Attempt {
   received = 0;
   timer: NodeJS.Timeout | undefined = undefined;
   request: http.ClientRequest | undefined = undefined;
+  readonly target: ResolvedTarget;
+  readonly started: number;
+  readonly cap: number;
+  readonly timeoutMs: number;
+  readonly resolve: (response: AttemptResponse) => void;
   constructor(
-    readonly target: ResolvedTarget,
-    readonly started: number,
-    readonly cap: number,
-    readonly timeoutMs: number,
-    readonly resolve: (response: AttemptResponse) => void,
-  ) {}
+    target: ResolvedTarget,
+    started: number,
+    cap: number,
+    timeoutMs: number,
+    resolve: (response: AttemptResponse) => void,
+  ) {
+    this.target = target;
+    this.started = started;
+    this.cap = cap;
+    this.timeoutMs = timeoutMs;
+    this.resolve = resolve;
+  }
 
   finish(error?: WebhookError): void {
     if (this.settled) return;

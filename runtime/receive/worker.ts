@@ -28,7 +28,10 @@ export class QueueWorker {
   private wakeUp: (() => void) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly deps: WorkerDeps) {}
+  private readonly deps: WorkerDeps;
+  constructor(deps: WorkerDeps) {
+    this.deps = deps;
+  }
 
   start(): void {
     if (this.running) return;
