@@ -1,18 +1,18 @@
 /**
- * The provider descriptors (crypto-free, the same on every runtime) and `bindProviders(crypto)`, which
- * gives each its scheme on one runtime's crypto. `registry.ts` binds node:crypto, `registry-web.ts`
+ * The provider descriptors (crypto-free, the same on every runtime) and `bindProviders(crypto, schemes)`,
+ * which gives each its scheme on one runtime's crypto. `registry.ts` binds node:crypto, `registry-web.ts`
  * Web Crypto; receivers and `providerContract` need only the descriptors.
  */
 import { WebhookError } from '../errors.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import type { PresetCrypto } from './crypto.js';
-import { discord, discordScheme } from './discord.js';
-import { github, githubScheme } from './github.js';
-import { shopify, shopifyScheme } from './shopify.js';
-import { slack, slackScheme } from './slack.js';
-import { stripe, stripeScheme } from './stripe.js';
-import { svix, svixScheme } from './svix.js';
-import { twilio, twilioScheme } from './twilio.js';
+import { discord } from './discord.js';
+import { github } from './github.js';
+import { shopify } from './shopify.js';
+import { slack } from './slack.js';
+import { stripe } from './stripe.js';
+import { svix } from './svix.js';
+import { twilio } from './twilio.js';
 import type { PresetName, PresetSchemeOptions, ProviderDescriptor, ProviderPreset } from './types.js';
 
 export type Providers = { readonly [N in PresetName]: ProviderPreset<N> };
@@ -27,16 +27,9 @@ const descriptors: { readonly [N in PresetName]: ProviderDescriptor<N> } = {
   svix,
 };
 
-type SchemeFactory = (options: PresetSchemeOptions, crypto: PresetCrypto) => SignatureScheme;
-
-const schemes: { readonly [N in PresetName]: SchemeFactory } = {
-  stripe: stripeScheme,
-  github: githubScheme,
-  shopify: shopifyScheme,
-  slack: slackScheme,
-  twilio: twilioScheme,
-  discord: discordScheme,
-  svix: svixScheme,
+/** Each preset's scheme on a given crypto (the registries list them, so a bundle keeps only its own). */
+export type PresetSchemes = {
+  readonly [N in PresetName]: (options: PresetSchemeOptions, crypto: PresetCrypto) => SignatureScheme;
 };
 
 export function isPresetName(value: unknown): value is PresetName {
@@ -53,7 +46,7 @@ export function getDescriptor<N extends PresetName>(name: N): ProviderDescriptor
   return descriptors[name] as ProviderDescriptor<N>;
 }
 
-export function bindProviders(crypto: PresetCrypto): Providers {
+export function bindProviders(crypto: PresetCrypto, schemes: PresetSchemes): Providers {
   const bind = <N extends PresetName>(name: N): ProviderPreset<N> => ({
     ...(descriptors[name] as ProviderDescriptor<N>),
     scheme: (options) => schemes[name](options, crypto),
