@@ -123,9 +123,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * a counter), without a random UUID per delivery.
  */
 function ownerTokens(): () => string {
-  const prefix = `${globalThis.crypto.randomUUID()}.`;
+  // Drawn on first use: Workers forbid random values at module scope, where receivers are created.
+  let prefix: string | undefined;
   let n = 0;
-  return () => prefix + (++n).toString(36);
+  return () => {
+    prefix ??= `${globalThis.crypto.randomUUID()}.`;
+    return prefix + (++n).toString(36);
+  };
 }
 
 function headerRecord(headers: HeadersInput): Record<string, string> {
