@@ -1,16 +1,4 @@
-/**
- * A user's project with only `zod` and `typescript` installed (no driver packages, no `@types/*`),
- * compiled under the strictest usual settings, with and without `skipLibCheck`:
- *
- * - the runtime's built declarations (`@gen-webhooks/runtime`, `/web`, `/node`), installed by their
- *   export map: no `@types/node`, `pg`, `better-sqlite3` or `ioredis` needed;
- * - a `--runtime inline` module: only the runtime files it imports are copied (no stores, outboxes,
- *   management or drivers), and it compiles with `zod` plus `@types/node` (the copy is Node source: it
- *   imports node:crypto and node:http) — no driver or driver `@types`.
- */
-import { execFileSync } from 'node:child_process';
 import {
-  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -19,13 +7,13 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/generate.js';
 import { repoRoot } from '../types/typecheck.js';
+import { installRuntime } from './install-runtime.js';
 
 // Outside the repository: no node_modules of ours up the tree for the compiler to find.
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'gw-strict-'));
@@ -115,18 +103,7 @@ export const presets = [web.providers.stripe.scheme({ secret: 'whsec_x' }), node
 describe('the built runtime declarations in a project with only zod and typescript', () => {
   const project = path.join(tmp, 'package');
   beforeAll(() => {
-    const pkg = path.join(project, 'node_modules/@gen-webhooks/runtime');
-    mkdirSync(pkg, { recursive: true });
-    copyFileSync(path.join(repoRoot, 'runtime/package.json'), path.join(pkg, 'package.json'));
-    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    execFileSync(
-      process.execPath,
-      [tsc, '-p', 'runtime/tsconfig.build.json', '--outDir', path.join(pkg, 'dist')],
-      {
-        cwd: repoRoot,
-        stdio: 'pipe',
-      },
-    );
+    installRuntime(project);
     linkPackage(project, 'zod');
     linkPackage(project, 'typescript');
     writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }\n');
