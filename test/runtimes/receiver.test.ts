@@ -12,14 +12,12 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
-  mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +31,7 @@ import { contract as billing } from '../golden/billing-openapi30/contract.js';
 import { fixtures as billingFixtures } from '../golden/billing-openapi30/fixtures.js';
 import { contract as petstore } from '../golden/petstore-openapi/contract.js';
 import { fixtures as petstoreFixtures } from '../golden/petstore-openapi/fixtures.js';
+import { installRuntime } from '../package/install-runtime.js';
 import { repoRoot } from '../types/typecheck.js';
 
 const CI = process.env.CI === 'true';
@@ -84,18 +83,7 @@ afterAll(() => {
 
 beforeAll(async () => {
   // The runtime as an installed package (its export map decides which build each runtime gets).
-  const pkg = path.join(tmp, 'node_modules/@gen-webhooks/runtime');
-  mkdirSync(pkg, { recursive: true });
-  copyFileSync(path.join(repoRoot, 'runtime/package.json'), path.join(pkg, 'package.json'));
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(
-    process.execPath,
-    [tsc, '-p', 'runtime/tsconfig.build.json', '--outDir', path.join(pkg, 'dist')],
-    {
-      cwd: repoRoot,
-      stdio: 'pipe',
-    },
-  );
+  installRuntime(tmp);
   symlinkSync(path.join(repoRoot, 'node_modules/zod'), path.join(tmp, 'node_modules/zod'), 'dir');
   await generate({
     inputs: ['schemas/petstore.openapi.yaml', 'test/golden/specs/billing.openapi30.yaml'],
