@@ -5,12 +5,12 @@
  */
 import { type FSWatcher, statSync, watch as watchFs } from 'node:fs';
 import path from 'node:path';
-import type { Command } from '../cli.js';
 import { findConfig, type GenerateConfig, loadConfig, type RuntimeMode } from '../config.js';
 import { GeneratorError } from '../errors.js';
 import { type GenerateOptions, type GenerateResult, generate } from '../generate.js';
 import { booleanFlag, parseToolArgs, stringFlag } from '../tools/args.js';
 import { createStyle, formatMs, processIo, type ToolIo, writeJson } from '../tools/output.js';
+import type { Command } from './types.js';
 
 const NAME = 'generate';
 
