@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WebhookError } from '../../runtime/errors.js';
+import { getDescriptor } from '../../runtime/presets/catalog.js';
 import { providers } from '../../runtime/presets/registry.js';
 import { providers as webProviders } from '../../runtime/presets/registry-web.js';
 import type { PresetName, PresetSchemeOptions } from '../../runtime/presets/types.js';
@@ -102,5 +103,32 @@ describe('twilio on Web Crypto', () => {
       'invalid_config',
     );
     expect(error.message).toMatch(/Node/);
+  });
+});
+
+describe('the presets written on Web Crypto', () => {
+  const bound = new Set<PresetName>([...names, 'twilio']);
+  const webOnly = (Object.keys(providers) as PresetName[]).filter((name) => !bound.has(name));
+
+  it('are fifteen, each in both registries and in the catalog', () => {
+    expect(webOnly).toHaveLength(15);
+    expect(Object.keys(webProviders).sort()).toEqual(Object.keys(providers).sort());
+    for (const name of webOnly) {
+      expect(webProviders[name]).toBe(providers[name]);
+      expect(getDescriptor(name).declared).toBe(providers[name].declared);
+    }
+  });
+
+  it('verify on the Node and Web registries alike (zoom)', async () => {
+    const options = { secret: 'zoom-secret-token', now: clockAt(T) };
+    const body = '{"event":"meeting.started","payload":{}}';
+    const headers = await webProviders.zoom.scheme(options).sign({ id: 'x', timestamp: T, body });
+    expect(await providers.zoom.scheme(options).verify({ headers, body })).toEqual(
+      await webProviders.zoom.scheme(options).verify({ headers, body }),
+    );
+    await expectCode(
+      () => providers.zoom.scheme(options).verify({ headers, body: `${body} ` }),
+      'invalid_signature',
+    );
   });
 });
