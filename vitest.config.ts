@@ -8,7 +8,8 @@ export default defineConfig({
     // Generated modules import the package by name; tests resolve it to the sources, not dist/.
     alias: [
       { find: /^@gen-webhooks\/runtime$/, replacement: here('./runtime/index.ts') },
-      { find: /^@gen-webhooks\/runtime\/web$/, replacement: here('./runtime/signing/web.ts') },
+      { find: /^@gen-webhooks\/runtime\/web$/, replacement: here('./runtime/web.ts') },
+      { find: /^@gen-webhooks\/runtime\/node$/, replacement: here('./runtime/index.ts') },
       { find: /^gen-webhooks$/, replacement: here('./generator/index.ts') },
     ],
   },

@@ -4,13 +4,8 @@
  * Exit codes: 0 ok, 1 check failed / breaking change / checks did not pass, 2 bad input or usage.
  */
 import { pathToFileURL } from 'node:url';
+import type { Command } from './commands/types.js';
 import { GeneratorError } from './errors.js';
-
-export interface Command {
-  readonly summary: string;
-  readonly help: string;
-  run(argv: readonly string[]): Promise<number>;
-}
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   generate: async () => (await import('./commands/generate.js')).command,

@@ -3,17 +3,16 @@
  * write atomically (or, with `check`, only report). Any GeneratorError is thrown before anything is
  * written, so a failing run leaves the previous output untouched.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SignatureConfig } from '@gen-webhooks/runtime';
 import type { RuntimeMode } from './config.js';
-import { headerLine } from './emit/header.js';
 import { emitContract, type ZodFlavor } from './emit/index.js';
 import { diffPackage, emitPackage, type PackageInfo, writePackage } from './emit/package/index.js';
 import { type Diagnostic, GeneratorError } from './errors.js';
 import { type FormatOption, formatFolders } from './format.js';
+import { inlineRuntimeFiles } from './inline-runtime.js';
 import type { ContractModel } from './model.js';
 import { loadContracts } from './parse/index.js';
 import { diffOutput, type FolderDiff, type OutputFolder, writeOutput } from './write.js';
@@ -123,73 +122,6 @@ function loaderPath(input: string, cwd: string): string {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : abs;
 }
 
-const TEST_IMPORT = /from '(vitest|fast-check)'/;
-const RUNTIME_EXCLUDE = /(\.test\.ts|\.test-d\.ts|\.bench\.ts|\.d\.ts)$/;
-
-/**
- * Where the runtime sources are: the installed `@gen-webhooks/runtime` package (it ships its `.ts`
- * sources for this), or `runtime/` beside `generator/` in a checkout.
- */
-function runtimeSourceDir(): string {
-  const candidates: string[] = [];
-  try {
-    const req = createRequire(import.meta.url);
-    candidates.push(path.dirname(req.resolve('@gen-webhooks/runtime/package.json')));
-  } catch {
-    // Not resolvable as a package (unusual layout): fall back to the checkout's folder.
-  }
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  candidates.push(path.join(here, '..', 'runtime'), path.join(here, '..', '..', 'runtime'));
-  for (const candidate of candidates) {
-    if (existsSync(path.join(candidate, 'index.ts'))) return candidate;
-  }
-  throw new GeneratorError(
-    'invalid_argument',
-    '--runtime inline needs the runtime sources (@gen-webhooks/runtime ships them)',
-    {
-      expected: 'an installed @gen-webhooks/runtime that includes its *.ts sources, or --runtime package',
-    },
-  );
-}
-
-function collectSources(dir: string, prefix: string, out: Map<string, string>): void {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
-  for (const entry of entries) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) {
-      if (
-        entry.name !== 'node_modules' &&
-        entry.name !== 'dist' &&
-        entry.name !== 'test' &&
-        entry.name !== '__tests__'
-      ) {
-        collectSources(path.join(dir, entry.name), rel, out);
-      }
-    } else if (entry.name.endsWith('.ts') && !RUNTIME_EXCLUDE.test(entry.name)) {
-      const text = readFileSync(path.join(dir, entry.name), 'utf8');
-      // Shared test suites live beside the code they test; they are not part of the runtime.
-      if (!TEST_IMPORT.test(text)) out.set(rel, text);
-    }
-  }
-}
-
-let runtimeFiles: ReadonlyMap<string, string> | undefined;
-
-/** The runtime's sources (tests excluded), keyed by path inside `runtime/`, each with a header. */
-export function inlineRuntimeFiles(): ReadonlyMap<string, string> {
-  if (runtimeFiles === undefined) {
-    const sources = new Map<string, string>();
-    collectSources(runtimeSourceDir(), '', sources);
-    const version = generatorVersion();
-    const withHeader = new Map<string, string>();
-    for (const [rel, text] of sources) {
-      withHeader.set(rel, `${headerLine(version, `@gen-webhooks/runtime/${rel}`)}${text}`);
-    }
-    runtimeFiles = withHeader;
-  }
-  return runtimeFiles;
-}
-
 /** Emits every contract in memory: one OutputFolder per contract. */
 export function emitAll(
   contracts: readonly ContractModel[],
@@ -222,7 +154,7 @@ export function emitAll(
     });
     const files = new Map(emitted.files);
     if (options.runtime === 'inline') {
-      for (const [rel, text] of inlineRuntimeFiles()) files.set(`runtime/${rel}`, text);
+      for (const [rel, text] of inlineRuntimeFiles(version)) files.set(`runtime/${rel}`, text);
     }
     folders.push({ folder: model.name, files });
     diagnostics.push(...emitted.diagnostics);

@@ -6,7 +6,7 @@
  * has no listener unless its user adds one. The PostgreSQL store and outbox watch every client while
  * they hold it, listen on the pools they are given, and turn a lost connection into a store error.
  */
-import type { Client, Pool, PoolClient } from 'pg';
+import type { Client, Pool, PoolClient } from './drivers/pg.js';
 
 type Emitter = Pick<Pool, 'on'>;
 

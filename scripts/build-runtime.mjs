@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { pruneDist } from './prune-dist.mjs';
 
 const runtime = new URL('../runtime/', import.meta.url);
 rmSync(new URL('dist', runtime), { recursive: true, force: true });
@@ -9,3 +10,5 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', new URL('tsconfig.build.json', runtime).pathname], {
   stdio: 'inherit',
 });
+// Only what the export map's entries load ships (inline.ts, for instance, is read as source by the generator).
+pruneDist(new URL('dist', runtime).pathname, ['index.js', 'web.js']);

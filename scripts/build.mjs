@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { pruneDist } from './prune-dist.mjs';
 
 execFileSync(process.execPath, [new URL('./build-runtime.mjs', import.meta.url).pathname], {
   stdio: 'inherit',
@@ -12,3 +13,5 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
   stdio: 'inherit',
   cwd: new URL('..', import.meta.url),
 });
+// The API's declarations and the CLI's code: nothing else is reachable from the export map and bin.
+pruneDist(new URL('../dist', import.meta.url).pathname, ['generator/index.js', 'generator/cli.js']);

@@ -3,12 +3,13 @@
  * breaking for receivers, for senders, or safe (rules: docs/evolution.md). Exit 1 when a change breaks
  * the audience named by `--fail-on` (default any), 0 otherwise, 2 for bad input.
  */
-import type { Command } from '../cli.js';
+
 import { type DiffReport, diffContracts, formatDiffText } from '../diff/index.js';
 import { GeneratorError } from '../errors.js';
 import { loadContract } from '../parse/index.js';
 import { booleanFlag, parseToolArgs, stringFlag } from '../tools/args.js';
 import { createStyle, processIo, runTool, type ToolIo, writeJson } from '../tools/output.js';
+import type { Command } from './types.js';
 
 const FAIL_ON = ['receivers', 'senders', 'any', 'none'] as const;
 type FailOn = (typeof FAIL_ON)[number];

@@ -6,7 +6,6 @@
 import { type FSWatcher, statSync, watch as watchFs } from 'node:fs';
 import path from 'node:path';
 import type { SignatureConfig } from '@gen-webhooks/runtime';
-import type { Command } from '../cli.js';
 import { findConfig, type GenerateConfig, loadConfig, type RuntimeMode } from '../config.js';
 import type { ZodFlavor } from '../emit/index.js';
 import { GeneratorError } from '../errors.js';
@@ -15,6 +14,7 @@ import { type GenerateOptions, type GenerateResult, generate } from '../generate
 import { parseSignatureSpec } from '../parse/signature-spec.js';
 import { booleanFlag, parseToolArgs, stringFlag } from '../tools/args.js';
 import { createStyle, formatMs, processIo, type ToolIo, writeJson } from '../tools/output.js';
+import type { Command } from './types.js';
 
 const NAME = 'generate';
 

@@ -7,14 +7,14 @@
  * parser already consumed the stream, it answers 500 `parsed_body` and logs how to fix the app — the
  * most common webhook bug.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebhookError } from '../errors.js';
 import type { ReceiveResult } from '../receive/types.js';
 import { readNodeBody, requestUrl, sendNodeResult } from './node-http.js';
+import type { NodeRequest, NodeResponse } from './node-types.js';
 import type { ReceiverLike } from './types.js';
 
 /** The parts of Express's request the adapter reads (structural: no dependency on express). */
-export interface ExpressRequestLike extends IncomingMessage {
+export interface ExpressRequestLike extends NodeRequest {
   body?: unknown;
   originalUrl?: string;
   protocol?: string;
@@ -50,7 +50,7 @@ async function rawBody(req: ExpressRequestLike, limit: number): Promise<Uint8Arr
 export function expressHandler(
   receiver: ReceiverLike,
   options: ExpressHandlerOptions = {},
-): (req: ExpressRequestLike, res: ServerResponse) => void {
+): (req: ExpressRequestLike, res: NodeResponse) => void {
   return (req, res) => {
     void (async () => {
       let result: ReceiveResult;

@@ -32,7 +32,7 @@ interface FastifyScopeLike {
   addContentTypeParser(
     contentType: string,
     options: { parseAs: 'buffer'; bodyLimit: number },
-    parser: (req: unknown, body: Buffer, done: (error: Error | null, body?: unknown) => void) => void,
+    parser: (req: unknown, body: Uint8Array, done: (error: Error | null, body?: unknown) => void) => void,
   ): void;
   setErrorHandler(
     handler: (

@@ -2,10 +2,10 @@
  * `node:http` adapter: reads the raw body (size-capped) from an `IncomingMessage` and writes the
  * answer. Used by `receiver.node()` and by the Express adapter when no body parser ran.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyTooLarge, joinChunks } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import type { ReceiveResult } from '../receive/types.js';
+import type { NodeRequest, NodeResponse } from './node-types.js';
 import type { ReceiverLike } from './types.js';
 
 const consumed = (): WebhookError =>
@@ -20,7 +20,7 @@ const consumed = (): WebhookError =>
  * promise plus its closures per request is measurable at webhook rates.
  */
 export function readNodeBodyThen(
-  req: IncomingMessage,
+  req: NodeRequest,
   limit: number,
   done: (error: WebhookError | undefined, body: Uint8Array | undefined) => void,
 ): void {
@@ -80,7 +80,7 @@ export function readNodeBodyThen(
 }
 
 /** Reads the whole body as bytes; rejects with `payload_too_large` above `limit`. */
-export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+export function readNodeBody(req: NodeRequest, limit: number): Promise<Uint8Array> {
   return new Promise<Uint8Array>((resolve, reject) => {
     readNodeBodyThen(req, limit, (error, body) => {
       if (error === undefined) resolve(body as Uint8Array);
@@ -90,13 +90,13 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
 }
 
 /** The request's URL as the client called it (schemes that sign the URL need it). */
-export function requestUrl(req: IncomingMessage, path = req.url): string {
+export function requestUrl(req: NodeRequest, path = req.url): string {
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  const host = req.headers.host ?? 'localhost';
+  const host = req.headers['host'] ?? 'localhost';
   return `${encrypted ? 'https' : 'http'}://${host}${path ?? '/'}`;
 }
 
-export function sendNodeResult(res: ServerResponse, result: ReceiveResult): void {
+export function sendNodeResult(res: NodeResponse, result: ReceiveResult): void {
   if (res.headersSent) return;
   res.statusCode = result.status;
   const headers = result.headers;
@@ -109,7 +109,7 @@ export function sendNodeResult(res: ServerResponse, result: ReceiveResult): void
 }
 
 /** A `node:http` request listener for a receiver. */
-export function nodeHandler(receiver: ReceiverLike): (req: IncomingMessage, res: ServerResponse) => void {
+export function nodeHandler(receiver: ReceiverLike): (req: NodeRequest, res: NodeResponse) => void {
   const limit = receiver.maxBodyBytes;
   return (req, res) => {
     const rejected = (error: unknown): void => sendNodeResult(res, receiver.reject(error));

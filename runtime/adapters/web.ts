@@ -35,7 +35,8 @@ export async function readRequestBody(request: Request, limit: number): Promise<
 }
 
 export function toResponse(result: ReceiveResult): Response {
-  return new Response(result.body, { status: result.status, headers: result.headers });
+  const { status, headers } = result;
+  return new Response(result.body, headers === undefined ? { status } : { status, headers });
 }
 
 /** `(Request) => Promise<Response>` for a receiver. */

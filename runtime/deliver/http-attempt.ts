@@ -43,9 +43,13 @@ export interface AttemptResponse {
   readonly error?: WebhookError;
 }
 
+/**
+ * node:http and node:https keep-alive `Agent`s (from `createAgents`), typed by the one method callers
+ * use, so the runtime's types need no `@types/node`.
+ */
 export interface HttpAgents {
-  readonly http: http.Agent;
-  readonly https: https.Agent;
+  readonly http: { destroy(): void };
+  readonly https: { destroy(): void };
 }
 
 /** Keep-alive agents; one pair per worker, destroyed by `stop()`. */
@@ -122,7 +126,7 @@ function headerList(headers: Readonly<Record<string, string>>, plan: RequestPlan
     source = merged;
   }
   const list: string[] = [];
-  if (source.host === undefined) list.push('host', plan.hostHeader);
+  if (source['host'] === undefined) list.push('host', plan.hostHeader);
   for (const name in source) {
     if (name !== 'content-length') list.push(name, source[name] as string);
   }
@@ -141,13 +145,24 @@ class Attempt {
   received = 0;
   timer: NodeJS.Timeout | undefined = undefined;
   request: http.ClientRequest | undefined = undefined;
+  readonly target: ResolvedTarget;
+  readonly started: number;
+  readonly cap: number;
+  readonly timeoutMs: number;
+  readonly resolve: (response: AttemptResponse) => void;
   constructor(
-    readonly target: ResolvedTarget,
-    readonly started: number,
-    readonly cap: number,
-    readonly timeoutMs: number,
-    readonly resolve: (response: AttemptResponse) => void,
-  ) {}
+    target: ResolvedTarget,
+    started: number,
+    cap: number,
+    timeoutMs: number,
+    resolve: (response: AttemptResponse) => void,
+  ) {
+    this.target = target;
+    this.started = started;
+    this.cap = cap;
+    this.timeoutMs = timeoutMs;
+    this.resolve = resolve;
+  }
 
   finish(error?: WebhookError): void {
     if (this.settled) return;
@@ -251,7 +266,7 @@ export function sendAttempt(input: AttemptInput): Promise<AttemptResponse> {
       path: plan.path,
       method: input.method ?? 'POST',
       headers,
-      agent: plan.https ? agents.https : agents.http,
+      agent: (plan.https ? agents.https : agents.http) as http.Agent,
       // TLS SNI and certificate checks use the host name; only the socket goes to the pinned address.
       lookup: plan.lookup,
     }) as AttemptRequest;

@@ -98,7 +98,10 @@ export class SchemeCache {
  */
 export class TargetCache {
   readonly #entries = new Map<string, { target: ResolvedTarget; expiresAt: number }>();
-  constructor(readonly ttlMs = 30_000) {}
+  readonly ttlMs: number;
+  constructor(ttlMs = 30_000) {
+    this.ttlMs = ttlMs;
+  }
   async get(url: string, policy: CompiledUrlPolicy, now: number): Promise<ResolvedTarget> {
     const hit = this.#entries.get(url);
     if (hit && hit.expiresAt > now) return hit.target;

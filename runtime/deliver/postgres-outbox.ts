@@ -4,7 +4,7 @@
  * a worker that dies mid-delivery leaves it to another once the lease expires. Completions are fenced
  * on (owner, attempt), so a worker that lost its lease cannot overwrite the new holder's state.
  */
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryResultRow } from '../drivers/pg.js';
 import { isWebhookError, WebhookError } from '../errors.js';
 import { guardConnection, watchConnection } from '../pg-connection.js';
 import { type ClaimCandidate, pickCandidates } from './claim-filter.js';

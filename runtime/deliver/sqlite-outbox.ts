@@ -5,7 +5,7 @@
  * queue on the write lock (busy timeout) instead of failing when a deferred read upgrades to a write,
  * never lease the same delivery twice, and complete only under their own claim.
  */
-import type BetterSqlite3 from 'better-sqlite3';
+import type { BetterSqlite3 } from '../drivers/better-sqlite3.js';
 import { WebhookError } from '../errors.js';
 import { pickCandidates } from './claim-filter.js';
 import type {
@@ -153,7 +153,8 @@ export function sqliteOutbox(dbOrPath: Db | string, options: SqliteOutboxOptions
   const init = (): Promise<Db> => {
     ready ??= (async () => {
       if (!db) {
-        const mod = (await import('better-sqlite3')) as unknown as { default: typeof BetterSqlite3 };
+        const specifier = 'better-sqlite3'; // a variable: tsc and bundlers need not resolve the driver
+        const mod = (await import(specifier)) as { default: typeof BetterSqlite3 };
         db = new mod.default(dbOrPath as string);
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');

@@ -3,9 +3,20 @@
  * is read with a cap, the Request gets the URL the client called, every header of the Response is
  * written (each Set-Cookie on its own).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readNodeBody, requestUrl } from '../adapters/node-http.js';
+import type { NodeRequest } from '../adapters/node-types.js';
 import { isWebhookError } from '../errors.js';
+
+/**
+ * The part of node:http's `ServerResponse` the listener calls (structural, so the declarations name
+ * no Node type; a real `ServerResponse` is assignable).
+ */
+export interface NodeListenerResponse {
+  readonly headersSent: boolean;
+  writeHead(status: number, headers: { [name: string]: string | string[] }): unknown;
+  end(body?: string | Uint8Array): unknown;
+  destroy(): unknown;
+}
 
 export interface NodeListenerOptions {
   /** Largest request body read. Default 1 MiB. */
@@ -15,7 +26,7 @@ export interface NodeListenerOptions {
 export function toNodeListener(
   handler: (request: Request) => Promise<Response>,
   options: NodeListenerOptions = {},
-): (req: IncomingMessage, res: ServerResponse) => void {
+): (req: NodeRequest, res: NodeListenerResponse) => void {
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   return (req, res) => {
     void (async () => {
@@ -40,7 +51,7 @@ export function toNodeListener(
       const cookies = response.headers.getSetCookie();
       if (cookies.length > 0) out['set-cookie'] = cookies;
       res.writeHead(response.status, out);
-      res.end(method === 'HEAD' ? undefined : Buffer.from(await response.arrayBuffer()));
+      res.end(method === 'HEAD' ? undefined : new Uint8Array(await response.arrayBuffer()));
     })().catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { clockAt, expectCode, tamper } from '../../test/presets/helpers.js';
 import { ed25519PrivateKey, ed25519Sign, rawPublicKey } from '../signing/ed25519.js';
 import { encodeHex } from '../signing/encoding.js';
-import { DISCORD_INTERACTION_TYPES, discord } from './discord.js';
+import { DISCORD_INTERACTION_TYPES } from './discord.js';
+import { providers } from './registry.js';
+
+const { discord } = providers;
 
 const seed = new Uint8Array(randomBytes(32));
 const publicKey = encodeHex(rawPublicKey(ed25519PrivateKey(seed)));

@@ -10,15 +10,14 @@
  * acknowledgement, so a receiver can dispatch them. An interaction's answer is its response message,
  * so interactions are handled with the scheme and descriptor directly (see docs/presets.md).
  */
-import type { KeyObject } from 'node:crypto';
 import { toBytes } from '../bytes.js';
 import { WebhookError } from '../errors.js';
-import { ed25519PrivateKey, ed25519PublicKey, ed25519Sign, ed25519Verify } from '../signing/ed25519.js';
 import { decodeHex, encodeHex } from '../signing/encoding.js';
 import type { Secret, SignatureScheme, VerifiedDelivery, VerifyInput } from '../signing/scheme.js';
 import { secretList } from '../signing/standard-webhooks-core.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
+import { type MaybePromise, type PresetCrypto, settle, settleAll } from './crypto.js';
 import {
   field,
   guardVerify,
@@ -30,7 +29,7 @@ import {
   sha256Hex,
   stringField,
 } from './support.js';
-import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+import type { PresetSchemeOptions, ProviderDescriptor } from './types.js';
 
 const SIGNATURE_HEADER = 'X-Signature-Ed25519';
 const TIMESTAMP_HEADER = 'X-Signature-Timestamp';
@@ -57,11 +56,13 @@ function keyBytes(key: Secret, what: string): Uint8Array {
   return bytes;
 }
 
+type Verifier = ReturnType<PresetCrypto['ed25519Verifier']>;
+
 function verifyInteraction(
-  keys: readonly KeyObject[],
+  keys: readonly Verifier[],
   input: VerifyInput,
   options: PresetSchemeOptions,
-): VerifiedDelivery {
+): MaybePromise<VerifiedDelivery> {
   const value = requireHeader(input.headers, SIGNATURE_HEADER, UNAUTHORIZED);
   const text = requireHeader(input.headers, TIMESTAMP_HEADER, UNAUTHORIZED);
   // Either hex case, as discord-interactions decodes it: Ed25519 checks the bytes, and no dedupe key is
@@ -73,49 +74,59 @@ function verifyInteraction(
   const timestamp = parseUnixSeconds(text, TIMESTAMP_HEADER);
   checkTimestamp(timestamp, { tolerance: options.tolerance, now: options.now }, TIMESTAMP_HEADER);
   const body = toBytes(input.body);
-  if (!keys.some((key) => ed25519Verify(key, signature, text, body))) {
-    throw invalidSignature(SIGNATURE_HEADER, UNAUTHORIZED);
-  }
-  return { timestamp };
+  return settleAll(
+    keys.map((verify) => verify(signature, text, body)),
+    (results) => {
+      if (!results.includes(true)) throw invalidSignature(SIGNATURE_HEADER, UNAUTHORIZED);
+      return { timestamp };
+    },
+  );
 }
 
-export function discordScheme(options: PresetSchemeOptions): SignatureScheme {
-  const keys = secretList(options.secret).map((key) => ed25519PublicKey(keyBytes(key, 'public key')));
+/** Discord's endpoint check expects 401 for any request that fails verification. */
+function unauthorized(error: unknown): never {
+  if (error instanceof WebhookError && error.status === 400) {
+    throw new WebhookError(error.code, error.message, { status: UNAUTHORIZED, details: error.details });
+  }
+  throw error;
+}
+
+export function discordScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  const keys = secretList(options.secret).map((key) => crypto.ed25519Verifier(keyBytes(key, 'public key')));
   checkTolerance(options.tolerance);
-  const privateKey =
+  const signer =
     options.signingKey === undefined
       ? undefined
-      : ed25519PrivateKey(keyBytes(options.signingKey, 'signingKey'));
+      : crypto.ed25519Signer(keyBytes(options.signingKey, 'signingKey'));
   return guardVerify({
     name: 'discord',
     sign(input) {
-      if (privateKey === undefined) {
+      if (signer === undefined) {
         throw new WebhookError(
           'invalid_config',
           'discord: signing needs the signingKey option (Ed25519 seed)',
         );
       }
       const timestamp = String(input.timestamp);
-      const signature = ed25519Sign(privateKey, timestamp, toBytes(input.body));
-      return { [SIGNATURE_HEADER]: encodeHex(signature), [TIMESTAMP_HEADER]: timestamp };
+      return settle(signer(timestamp, toBytes(input.body)), (signature) => ({
+        [SIGNATURE_HEADER]: encodeHex(signature),
+        [TIMESTAMP_HEADER]: timestamp,
+      }));
     },
     verify(input) {
+      let verified: MaybePromise<VerifiedDelivery>;
       try {
-        return verifyInteraction(keys, input, options);
+        verified = verifyInteraction(keys, input, options);
       } catch (error) {
-        // Discord's endpoint check expects 401 for any request that fails verification.
-        if (error instanceof WebhookError && error.status === 400) {
-          throw new WebhookError(error.code, error.message, { status: UNAUTHORIZED, details: error.details });
-        }
-        throw error;
+        return unauthorized(error);
       }
+      return verified instanceof Promise ? verified.catch(unauthorized) : verified;
     },
   });
 }
 
-export const discord: ProviderPreset<'discord'> = {
+export const discord: ProviderDescriptor<'discord'> = {
   name: 'discord',
-  scheme: discordScheme,
   signature: { kind: 'preset', preset: 'discord' },
   envelope: { kind: 'bare' },
   selector: { kind: 'body', field: 'event.type' },

@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectCode, tamper } from '../../test/presets/helpers.js';
-import { github } from './github.js';
+import { providers } from './registry.js';
+
+const { github } = providers;
 
 const secret = "It's a Secret to Everybody";
 const body = JSON.stringify({ action: 'opened', issue: { number: 1 } });

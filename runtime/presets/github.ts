@@ -5,11 +5,10 @@
  * `X-GitHub-Delivery`, which GitHub keeps on redeliveries.
  */
 import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
-import { hmac } from '../signing/hmac.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { anyKeyMatches, type MacList, macsFor, type PresetCrypto, settle, settleAll } from './crypto.js';
 import {
-  anyKeyMatches,
   bodyInput,
   delivered,
   guardVerify,
@@ -22,7 +21,7 @@ import {
   secretKeys,
   stringField,
 } from './support.js';
-import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+import type { PresetSchemeOptions, ProviderDescriptor } from './types.js';
 
 const SHA256_HEADER = 'X-Hub-Signature-256';
 const SHA1_HEADER = 'X-Hub-Signature';
@@ -44,40 +43,50 @@ function deliveryId(headers: HeadersInput): string | undefined {
   return headerValue(headers, DELIVERY_HEADER);
 }
 
-export function githubScheme(options: PresetSchemeOptions): SignatureScheme {
+export function githubScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
   const keys = secretKeys(options.secret);
   const legacy = options.legacySha1 === true;
+  const sha256 = macsFor(crypto, 'sha256', keys);
+  const sha1 = legacy ? macsFor(crypto, 'sha1', keys) : undefined;
+  const check = (macs: MacList, header: string, given: Uint8Array, body: string | Uint8Array, id?: string) =>
+    settle(anyKeyMatches(crypto, macs, [given], body), (matched) => {
+      if (!matched) throw invalidSignature(header);
+      return delivered(id);
+    });
   return guardVerify({
     name: 'github',
     sign(input) {
       const body = bodyInput(input.body);
       // GitHub sends one signature per header; during a rotation it signs with the new secret.
-      const [key] = keys;
-      const headers: Record<string, string> = {
-        [SHA256_HEADER]: `sha256=${encodeHex(hmac('sha256', key, body))}`,
-        [DELIVERY_HEADER]: input.id,
-      };
-      if (legacy) headers[SHA1_HEADER] = `sha1=${encodeHex(hmac('sha1', key, body))}`;
-      return headers;
+      const digests = sha1 === undefined ? [sha256[0](body)] : [sha256[0](body), sha1[0](body)];
+      return settleAll(digests, ([digest256, digest1]) => {
+        const headers: Record<string, string> = {
+          [SHA256_HEADER]: `sha256=${encodeHex(digest256 as Uint8Array)}`,
+          [DELIVERY_HEADER]: input.id,
+        };
+        if (digest1 !== undefined) headers[SHA1_HEADER] = `sha1=${encodeHex(digest1)}`;
+        return headers;
+      });
     },
     verify(input) {
       const id = deliveryId(input.headers);
       const body = bodyInput(input.body);
-      if (legacy && !hasHeader(input.headers, SHA256_HEADER) && hasHeader(input.headers, SHA1_HEADER)) {
+      if (
+        sha1 !== undefined &&
+        !hasHeader(input.headers, SHA256_HEADER) &&
+        hasHeader(input.headers, SHA1_HEADER)
+      ) {
         const given = parseSignature(requireHeader(input.headers, SHA1_HEADER), SHA1_HEADER, 'sha1');
-        if (!anyKeyMatches('sha1', keys, [given], body)) throw invalidSignature(SHA1_HEADER);
-        return delivered(id);
+        return check(sha1, SHA1_HEADER, given, body, id);
       }
       const given = parseSignature(requireHeader(input.headers, SHA256_HEADER), SHA256_HEADER, 'sha256');
-      if (!anyKeyMatches('sha256', keys, [given], body)) throw invalidSignature(SHA256_HEADER);
-      return delivered(id);
+      return check(sha256, SHA256_HEADER, given, body, id);
     },
   });
 }
 
-export const github: ProviderPreset<'github'> = {
+export const github: ProviderDescriptor<'github'> = {
   name: 'github',
-  scheme: githubScheme,
   signature: { kind: 'preset', preset: 'github' },
   envelope: { kind: 'bare' },
   selector: { kind: 'header', header: EVENT_HEADER, bodyField: 'action' },

@@ -29,6 +29,7 @@ export type {
   PresetName,
   PresetOptions,
   PresetSchemeOptions,
+  ProviderDescriptor,
   ProviderPreset,
   ReceiveMode,
 } from './types.js';

@@ -13,7 +13,7 @@
  */
 import type { Contract, EventDefinition, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { getProvider } from './registry.js';
+import { getDescriptor } from './catalog.js';
 import type { PresetName } from './types.js';
 
 export type SchemaMap = { readonly [event: string]: StandardSchemaV1 };
@@ -163,7 +163,7 @@ export function providerContract<P extends PresetName, S extends SchemaMap>(
   schemas: S,
   options: ProviderContractOptions = {},
 ): Contract<ProviderEvents<P, S>> {
-  const provider = getProvider(preset);
+  const provider = getDescriptor(preset);
   const events: Record<string, EventDefinition> = {};
   for (const [event, schema] of Object.entries(schemas)) {
     if (schema === null || typeof schema !== 'object' || !('~standard' in schema)) {

@@ -1,66 +1,35 @@
-/** The provider map and `createPresetScheme` (what `SignatureConfig` kind `preset` resolves to). */
-import { WebhookError } from '../errors.js';
+/**
+ * The provider map on node:crypto and `createPresetScheme` (what `SignatureConfig` kind `preset` resolves
+ * to). The presets written on Web Crypto (Zoom, Twitch, Meta, …; asynchronous verify) come bound from
+ * the catalog.
+ */
 import type { SignatureScheme } from '../signing/scheme.js';
-import { azureEventGrid } from './azure-event-grid.js';
-import { discord } from './discord.js';
-import { github } from './github.js';
-import { hubspot } from './hubspot.js';
-import { intercom } from './intercom.js';
-import { lemonSqueezy } from './lemon-squeezy.js';
-import { linear } from './linear.js';
-import { mailgun } from './mailgun.js';
-import { meta } from './meta.js';
-import { microsoftGraph } from './microsoft-graph.js';
-import { okta } from './okta.js';
-import { paddle } from './paddle.js';
-import { plaid } from './plaid.js';
-import { sendgrid } from './sendgrid.js';
-import { shopify } from './shopify.js';
-import { slack } from './slack.js';
-import { square } from './square.js';
-import { stripe } from './stripe.js';
-import { svix } from './svix.js';
-import { twilio } from './twilio.js';
-import { twitch } from './twitch.js';
+import { bindProviders, getDescriptor, type Providers } from './catalog.js';
+import { nodePresetCrypto } from './crypto-node.js';
+import { discordScheme } from './discord.js';
+import { githubScheme } from './github.js';
+import { shopifyScheme } from './shopify.js';
+import { slackScheme } from './slack.js';
+import { stripeScheme } from './stripe.js';
+import { svixScheme } from './svix.js';
+import { twilioScheme } from './twilio.js';
 import type { PresetName, PresetSchemeOptions, ProviderPreset } from './types.js';
-import { zoom } from './zoom.js';
 
-export const providers: { readonly [N in PresetName]: ProviderPreset<N> } = {
-  stripe,
-  github,
-  shopify,
-  slack,
-  twilio,
-  discord,
-  svix,
-  zoom,
-  twitch,
-  meta,
-  'microsoft-graph': microsoftGraph,
-  'azure-event-grid': azureEventGrid,
-  square,
-  paddle,
-  'lemon-squeezy': lemonSqueezy,
-  linear,
-  intercom,
-  hubspot,
-  mailgun,
-  sendgrid,
-  plaid,
-  okta,
-};
+export { isPresetName } from './catalog.js';
 
-export function isPresetName(value: unknown): value is PresetName {
-  return typeof value === 'string' && Object.hasOwn(providers, value);
-}
+export const providers: Providers = /* @__PURE__ */ bindProviders(nodePresetCrypto, {
+  stripe: stripeScheme,
+  github: githubScheme,
+  shopify: shopifyScheme,
+  slack: slackScheme,
+  twilio: twilioScheme,
+  discord: discordScheme,
+  svix: svixScheme,
+});
 
 export function getProvider<N extends PresetName>(name: N): ProviderPreset<N> {
-  if (!isPresetName(name)) {
-    throw new WebhookError('invalid_config', `Unknown preset ${JSON.stringify(name)}`, {
-      details: { expected: Object.keys(providers) },
-    });
-  }
-  return providers[name];
+  getDescriptor(name);
+  return providers[name] as ProviderPreset<N>;
 }
 
 export function createPresetScheme(name: PresetName, options: PresetSchemeOptions): SignatureScheme {

@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { clockAt, expectCode, tamper } from '../../test/presets/helpers.js';
-import { shopify } from './shopify.js';
+import { providers } from './registry.js';
+
+const { shopify } = providers;
 
 const secret = 'shpss_0123456789abcdef';
 const body = JSON.stringify({ id: 820982911946154500, email: 'jon@example.com' });

@@ -7,11 +7,10 @@
  */
 import { WebhookError } from '../errors.js';
 import { decodeBase64, encodeBase64 } from '../signing/encoding.js';
-import { hmac } from '../signing/hmac.js';
-import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
+import type { HeadersInput, SignatureScheme, VerifiedDelivery } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { anyKeyMatches, macsFor, type PresetCrypto, settle } from './crypto.js';
 import {
-  anyKeyMatches,
   bodyInput,
   delivered,
   guardVerify,
@@ -22,7 +21,7 @@ import {
   requireHeader,
   secretKeys,
 } from './support.js';
-import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+import type { PresetSchemeOptions, ProviderDescriptor } from './types.js';
 
 const HMAC_HEADER = 'X-Shopify-Hmac-Sha256';
 const WEBHOOK_ID_HEADER = 'X-Shopify-Webhook-Id';
@@ -48,47 +47,53 @@ function dedupeKey(headers: HeadersInput): string | undefined {
   return topic === undefined ? eventId : `${topic}:${eventId}`;
 }
 
-export function shopifyScheme(options: PresetSchemeOptions): SignatureScheme {
-  const keys = secretKeys(options.secret);
+export function shopifyScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  const macs = macsFor(crypto, 'sha256', secretKeys(options.secret));
   const { maxAge } = options;
   if (maxAge !== undefined && !(Number.isFinite(maxAge) && maxAge >= 0)) {
     throw new WebhookError('invalid_config', 'shopify: maxAge must be a non-negative number of seconds');
   }
   const now = options.now ?? Date.now;
-  return guardVerify({
+  const scheme: SignatureScheme = {
     name: 'shopify',
     sign(input) {
-      const [key] = keys;
-      return {
-        [HMAC_HEADER]: encodeBase64(hmac('sha256', key, bodyInput(input.body))),
+      return settle(macs[0](bodyInput(input.body)), (digest) => ({
+        [HMAC_HEADER]: encodeBase64(digest),
         [WEBHOOK_ID_HEADER]: input.id,
         [EVENT_ID_HEADER]: input.id,
         [TRIGGERED_AT_HEADER]: new Date(input.timestamp * 1000).toISOString(),
-      };
+      }));
     },
     verify(input) {
       const value = requireHeader(input.headers, HMAC_HEADER);
       const given = decodeBase64(value);
       if (given === undefined || given.length !== 32) throw malformed(HMAC_HEADER, 'must be a base64 digest');
-      if (!anyKeyMatches('sha256', keys, [given], bodyInput(input.body))) throw invalidSignature(HMAC_HEADER);
-      const id = dedupeKey(input.headers);
-      if (maxAge !== undefined) {
-        const triggeredAt = parseTriggeredAt(requireHeader(input.headers, TRIGGERED_AT_HEADER));
-        const age = (now() - triggeredAt) / 1000;
-        if (age > maxAge) {
-          throw new WebhookError('timestamp_too_old', `${TRIGGERED_AT_HEADER} is more than ${maxAge}s old`, {
-            details: { header: TRIGGERED_AT_HEADER.toLowerCase(), age, maxAge },
-          });
-        }
-      }
-      return delivered(id);
+      return settle(anyKeyMatches(crypto, macs, [given], bodyInput(input.body)), (matched) => {
+        if (!matched) throw invalidSignature(HMAC_HEADER);
+        return fresh(input.headers);
+      });
     },
-  });
+  };
+  return guardVerify(scheme);
+
+  /** What a verified delivery yields: its dedupe id, after the optional `maxAge` check. */
+  function fresh(headers: HeadersInput): VerifiedDelivery {
+    const id = dedupeKey(headers);
+    if (maxAge !== undefined) {
+      const triggeredAt = parseTriggeredAt(requireHeader(headers, TRIGGERED_AT_HEADER));
+      const age = (now() - triggeredAt) / 1000;
+      if (age > maxAge) {
+        throw new WebhookError('timestamp_too_old', `${TRIGGERED_AT_HEADER} is more than ${maxAge}s old`, {
+          details: { header: TRIGGERED_AT_HEADER.toLowerCase(), age, maxAge },
+        });
+      }
+    }
+    return delivered(id);
+  }
 }
 
-export const shopify: ProviderPreset<'shopify'> = {
+export const shopify: ProviderDescriptor<'shopify'> = {
   name: 'shopify',
-  scheme: shopifyScheme,
   signature: { kind: 'preset', preset: 'shopify' },
   envelope: { kind: 'bare' },
   selector: { kind: 'header', header: TOPIC_HEADER },

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { clockAt, expectCode, tamper } from '../../test/presets/helpers.js';
-import { slack, slackRetryNumber } from './slack.js';
+import { providers } from './registry.js';
+import { slackRetryNumber } from './slack.js';
+
+const { slack } = providers;
 
 // The worked example of https://api.slack.com/authentication/verifying-requests-from-slack
 const docSecret = '8f742231b10e8888abcd99yyyzzz85a5';

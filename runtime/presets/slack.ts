@@ -5,12 +5,11 @@
  * (`defaultMode: 'ack-fast'`) and dedupe on the Events API `event_id`.
  */
 import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
-import { hmac } from '../signing/hmac.js';
 import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
+import { anyKeyMatches, macsFor, type PresetCrypto, settle } from './crypto.js';
 import {
-  anyKeyMatches,
   bodyInput,
   field,
   guardVerify,
@@ -26,7 +25,7 @@ import {
   signatureKey,
   stringField,
 } from './support.js';
-import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+import type { PresetSchemeOptions, ProviderDescriptor } from './types.js';
 
 const SIGNATURE_HEADER = 'X-Slack-Signature';
 const TIMESTAMP_HEADER = 'X-Slack-Request-Timestamp';
@@ -39,14 +38,15 @@ function signatureBytes(value: string): Uint8Array | undefined {
   return bytes?.length === 32 ? bytes : undefined;
 }
 
-export function slackScheme(options: PresetSchemeOptions): SignatureScheme {
-  const keys = secretKeys(options.secret);
+export function slackScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  const macs = macsFor(crypto, 'sha256', secretKeys(options.secret));
   return guardVerify({
     name: 'slack',
     sign(input) {
-      const [key] = keys;
-      const mac = hmac('sha256', key, `v0:${input.timestamp}:`, bodyInput(input.body));
-      return { [SIGNATURE_HEADER]: `v0=${encodeHex(mac)}`, [TIMESTAMP_HEADER]: String(input.timestamp) };
+      return settle(macs[0](`v0:${input.timestamp}:`, bodyInput(input.body)), (mac) => ({
+        [SIGNATURE_HEADER]: `v0=${encodeHex(mac)}`,
+        [TIMESTAMP_HEADER]: String(input.timestamp),
+      }));
     },
     verify(input) {
       const value = requireHeader(input.headers, SIGNATURE_HEADER);
@@ -55,10 +55,13 @@ export function slackScheme(options: PresetSchemeOptions): SignatureScheme {
       const given = signatureBytes(value);
       if (given === undefined) throw malformed(SIGNATURE_HEADER, 'must be v0=<lower-case hex>');
       checkTimestamp(timestamp, { tolerance: options.tolerance, now: options.now }, TIMESTAMP_HEADER);
-      if (!anyKeyMatches('sha256', keys, [given], `v0:${timestamp}:`, bodyInput(input.body))) {
-        throw invalidSignature(SIGNATURE_HEADER);
-      }
-      return { timestamp };
+      return settle(
+        anyKeyMatches(crypto, macs, [given], `v0:${timestamp}:`, bodyInput(input.body)),
+        (matched) => {
+          if (!matched) throw invalidSignature(SIGNATURE_HEADER);
+          return { timestamp };
+        },
+      );
     },
   });
 }
@@ -74,9 +77,8 @@ function parseSlackBody(body: RawBody, headers: HeadersInput): unknown {
   return typeof payload === 'string' ? parseJson(payload) : form;
 }
 
-export const slack: ProviderPreset<'slack'> = {
+export const slack: ProviderDescriptor<'slack'> = {
   name: 'slack',
-  scheme: slackScheme,
   signature: { kind: 'preset', preset: 'slack' },
   // Events API body: `{ type: 'event_callback', event_id, event_time, event: { type, … } }`.
   envelope: { kind: 'bare' },

@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { clockAt, expectCode, tamper } from '../../test/presets/helpers.js';
-import { stripe } from './stripe.js';
+import { providers } from './registry.js';
+
+const { stripe } = providers;
 
 const secret = 'whsec_test_6mQpK1nN2XzB0yQ5';
 const T = 1_732_000_000;

@@ -4,12 +4,11 @@
  * secret is being rolled; `v0` (test-mode legacy) and unknown schemes are ignored, as Stripe's SDK does.
  */
 import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
-import { hmac } from '../signing/hmac.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
+import { anyKeyMatches, macsFor, type PresetCrypto, settle, settleAll } from './crypto.js';
 import {
-  anyKeyMatches,
   bodyInput,
   guardVerify,
   invalidSignature,
@@ -20,7 +19,7 @@ import {
   sha256Hex,
   stringField,
 } from './support.js';
-import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+import type { PresetSchemeOptions, ProviderDescriptor } from './types.js';
 
 const HEADER = 'Stripe-Signature';
 
@@ -54,31 +53,37 @@ function parseHeader(value: string): ParsedHeader {
   return { timestamp: parseUnixSeconds(timestamp, HEADER), signatures };
 }
 
-export function stripeScheme(options: PresetSchemeOptions): SignatureScheme {
-  const keys = secretKeys(options.secret);
+export function stripeScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  const macs = macsFor(crypto, 'sha256', secretKeys(options.secret));
   return guardVerify({
     name: 'stripe',
     sign(input) {
       const body = bodyInput(input.body);
       const prefix = `${input.timestamp}.`;
-      const entries = keys.map((key) => `v1=${encodeHex(hmac('sha256', key, prefix, body))}`);
-      return { [HEADER]: [`t=${input.timestamp}`, ...entries].join(',') };
+      return settleAll(
+        macs.map((mac) => mac(prefix, body)),
+        (digests) => ({
+          [HEADER]: [`t=${input.timestamp}`, ...digests.map((d) => `v1=${encodeHex(d)}`)].join(','),
+        }),
+      );
     },
     verify(input) {
       const parsed = parseHeader(requireHeader(input.headers, HEADER));
       checkTimestamp(parsed.timestamp, { tolerance: options.tolerance, now: options.now }, HEADER);
       const body = bodyInput(input.body);
-      if (!anyKeyMatches('sha256', keys, parsed.signatures, `${parsed.timestamp}.`, body)) {
-        throw invalidSignature(HEADER);
-      }
-      return { timestamp: parsed.timestamp };
+      return settle(
+        anyKeyMatches(crypto, macs, parsed.signatures, `${parsed.timestamp}.`, body),
+        (matched) => {
+          if (!matched) throw invalidSignature(HEADER);
+          return { timestamp: parsed.timestamp };
+        },
+      );
     },
   });
 }
 
-export const stripe: ProviderPreset<'stripe'> = {
+export const stripe: ProviderDescriptor<'stripe'> = {
   name: 'stripe',
-  scheme: stripeScheme,
   signature: { kind: 'preset', preset: 'stripe' },
   // The body is the Stripe event itself (its `created` is Unix seconds, not an ISO envelope timestamp).
   envelope: { kind: 'bare' },

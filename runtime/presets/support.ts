@@ -1,15 +1,17 @@
 /**
- * Small helpers the provider presets share: secrets, HMAC matching, header and body access. Crypto
- * and codecs come from the signing primitives (`signing/hmac.ts`, `signing/encoding.ts`); presets never
- * import the signing barrel or `resolve.ts` (which imports the presets).
+ * Small helpers the provider presets share: secrets, header and body access, responses. Crypto comes
+ * from the runtime's `PresetCrypto` (`crypto.ts`); presets never import the signing barrel or
+ * `resolve.ts` (which imports the presets). No `node:*` imports.
  */
-import { createHash } from 'node:crypto';
 import { toBytes, toText } from '../bytes.js';
 import { WebhookError } from '../errors.js';
-import { type HmacAlgorithm, hmac, timingSafeEqualBytes, toKeyBytes } from '../signing/hmac.js';
+import { textSecretBytes } from '../signing/hmac-scheme-core.js';
 import type { HeadersInput, RawBody, SchemeOptions, SignatureScheme } from '../signing/scheme.js';
+import { sha256Hex } from '../signing/sha256.js';
 import { asVerificationError, readHeader, secretList } from '../signing/standard-webhooks-core.js';
 import type { HandshakeResponse } from './types.js';
+
+export { sha256Hex };
 
 export type KeyList = readonly [Uint8Array, ...Uint8Array[]];
 
@@ -18,35 +20,14 @@ export type KeyList = readonly [Uint8Array, ...Uint8Array[]];
  * string shown in the provider's dashboard (Stripe's `whsec_…` included: Stripe does not decode it).
  */
 export function secretKeys(secret: SchemeOptions['secret'] | undefined): KeyList {
-  const [first, ...rest] = secretList(secret).map(toKeyBytes);
+  const [first, ...rest] = secretList(secret).map(textSecretBytes);
   if (first === undefined) throw new WebhookError('invalid_secret', 'At least one secret is required');
   return [first, ...rest];
 }
 
-/** True when some key's MAC of `parts` equals some `given` digest (every rotation secret is tried). */
-export function anyKeyMatches(
-  algorithm: HmacAlgorithm,
-  keys: KeyList,
-  given: readonly Uint8Array[],
-  ...parts: (string | Uint8Array)[]
-): boolean {
-  let matched = false;
-  for (const key of keys) {
-    const expected = hmac(algorithm, key, ...parts);
-    for (const candidate of given) if (timingSafeEqualBytes(expected, candidate)) matched = true;
-  }
-  return matched;
-}
-
-/** The body as `hmac.update` takes it: strings are hashed as UTF-8 without an intermediate copy. */
+/** The body as a MAC takes it: strings are hashed as UTF-8 without an intermediate copy on Node. */
 export function bodyInput(body: RawBody): string | Uint8Array {
   return typeof body === 'string' ? body : toBytes(body);
-}
-
-export function sha256Hex(...parts: (string | Uint8Array)[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
-  return hash.digest('hex');
 }
 
 function withStatus(status: number | undefined): { status?: number } {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { clockAt, expectCode, tamper } from '../../test/presets/helpers.js';
-import { svix } from './svix.js';
+import { providers } from './registry.js';
+
+const { svix } = providers;
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const T = 1_614_265_330;

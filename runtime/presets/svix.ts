@@ -4,13 +4,13 @@
  * kept across Svix retries (which are re-signed with a fresh timestamp), so it is the dedupe key.
  */
 import type { SignatureScheme } from '../signing/scheme.js';
-import { standardWebhooks } from '../signing/standard-webhooks.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import type { PresetCrypto } from './crypto.js';
 import { guardVerify, headerValue, parseJson, stringField } from './support.js';
-import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+import type { PresetSchemeOptions, ProviderDescriptor } from './types.js';
 
-export function svixScheme(options: PresetSchemeOptions): SignatureScheme {
-  const scheme = standardWebhooks({ ...options, headerPrefix: options.headerPrefix ?? 'svix' });
+export function svixScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  const scheme = crypto.standardWebhooks({ ...options, headerPrefix: options.headerPrefix ?? 'svix' });
   return guardVerify({
     name: 'svix',
     sign: (input) => scheme.sign(input),
@@ -18,9 +18,8 @@ export function svixScheme(options: PresetSchemeOptions): SignatureScheme {
   });
 }
 
-export const svix: ProviderPreset<'svix'> = {
+export const svix: ProviderDescriptor<'svix'> = {
   name: 'svix',
-  scheme: svixScheme,
   signature: { kind: 'preset', preset: 'svix' },
   // Svix senders choose their own payload shape (Clerk, Resend, …); most carry a `type` field, few
   // the full `{ id, type, timestamp, data }` envelope, so the body is the payload and `type` selects.

@@ -1,7 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectCode } from '../../test/presets/helpers.js';
-import { twilio, twilioSigningString, withTwilioBodyHash } from './twilio.js';
+import { providers } from './registry.js';
+import { twilioSigningString, withTwilioBodyHash } from './twilio.js';
+
+const { twilio } = providers;
 
 const token = '12345';
 const url = 'https://mycompany.com/myapp.php?foo=1&bar=2';

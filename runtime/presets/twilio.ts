@@ -6,15 +6,13 @@
  * (hex SHA-256 of the body). Like Twilio's SDK, the URL is tried as received with and without the
  * scheme's default port, then in its WHATWG-normalised and legacy-querystring spellings.
  */
-import { parse as parseQuery, stringify as stringifyQuery } from 'node:querystring';
 import { toBytes } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import { decodeBase64, decodeHex, encodeBase64 } from '../signing/encoding.js';
-import { hmac, timingSafeEqualBytes } from '../signing/hmac.js';
-import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
+import type { HeadersInput, RawBody, SignatureScheme, VerifiedDelivery } from '../signing/scheme.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { anyKeyMatches, type MaybePromise, macsFor, type PresetCrypto, settle } from './crypto.js';
 import {
-  anyKeyMatches,
   guardVerify,
   headerValue,
   invalidSignature,
@@ -28,7 +26,7 @@ import {
   signatureKey,
   stringField,
 } from './support.js';
-import type { PresetSchemeOptions, ProviderPreset } from './types.js';
+import type { PresetSchemeOptions, ProviderDescriptor } from './types.js';
 
 const SIGNATURE_HEADER = 'X-Twilio-Signature';
 const SETTINGS_HEADER = 'X-Twilio-Webhooks-Signature-Settings';
@@ -99,17 +97,17 @@ function withDefaultPort(url: string): string {
   return parts.prefix + parts.host + port + parts.rest;
 }
 
-function withLegacyQuery(url: string): string {
+function withLegacyQuery(url: string, legacyQuery: (query: string) => string): string {
   const q = url.indexOf('?');
   if (q === -1 || q === url.length - 1) return url;
-  return `${url.slice(0, q)}?${stringifyQuery(parseQuery(url.slice(q + 1)))}`;
+  return `${url.slice(0, q)}?${legacyQuery(url.slice(q + 1))}`;
 }
 
 /**
  * Every spelling of the URL Twilio may have signed, in the order its SDK tries them. Lazy: the
  * normalised spellings are only computed when the URL as received did not match.
  */
-function* candidateUrls(url: string): Generator<string> {
+function* candidateUrls(url: string, legacyQuery: (query: string) => string): Generator<string> {
   const seen = new Set<string>();
   const fresh = (candidate: string): boolean => {
     if (seen.has(candidate)) return false;
@@ -125,7 +123,8 @@ function* candidateUrls(url: string): Generator<string> {
   }
   const plain = withoutPort(normalised);
   const ported = withDefaultPort(normalised);
-  for (const candidate of [plain, ported, withLegacyQuery(plain), withLegacyQuery(ported)]) {
+  const legacy = [withLegacyQuery(plain, legacyQuery), withLegacyQuery(ported, legacyQuery)];
+  for (const candidate of [plain, ported, ...legacy]) {
     if (fresh(candidate)) yield candidate;
   }
 }
@@ -160,8 +159,16 @@ function signedParams(url: string, body: RawBody): Params {
   return toBytes(body).length === 0 ? {} : parseForm(body);
 }
 
-export function twilioScheme(options: PresetSchemeOptions): SignatureScheme {
+export function twilioScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  const { legacyQuery } = crypto;
+  if (legacyQuery === undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      'twilio: this preset needs Node (node:querystring spells one of the URLs Twilio may have signed); use it from @gen-webhooks/runtime on Node',
+    );
+  }
   const keys = secretKeys(options.secret);
+  const macs = { sha1: macsFor(crypto, 'sha1', keys), sha256: macsFor(crypto, 'sha256', keys) };
   const configured = options.algorithm;
   if (configured !== undefined && configured !== 'sha1' && configured !== 'sha256') {
     throw new WebhookError('invalid_config', `twilio: algorithm must be sha1 or sha256`);
@@ -188,14 +195,15 @@ export function twilioScheme(options: PresetSchemeOptions): SignatureScheme {
     sign(input) {
       const url = publicUrl(input.url);
       const algorithm = configured ?? 'sha1';
-      const [key] = keys;
-      const signature = hmac(algorithm, key, twilioSigningString(url, signedParams(url, input.body)));
-      const headers: Record<string, string> = {
-        [SIGNATURE_HEADER]: encodeBase64(signature),
-        [IDEMPOTENCY_HEADER]: input.id,
-      };
-      if (algorithm === 'sha256') headers[SETTINGS_HEADER] = 'algorithm=HMAC_SHA256';
-      return headers;
+      const mac = macs[algorithm][0](twilioSigningString(url, signedParams(url, input.body)));
+      return settle(mac, (signature) => {
+        const headers: Record<string, string> = {
+          [SIGNATURE_HEADER]: encodeBase64(signature),
+          [IDEMPOTENCY_HEADER]: input.id,
+        };
+        if (algorithm === 'sha256') headers[SETTINGS_HEADER] = 'algorithm=HMAC_SHA256';
+        return headers;
+      });
     },
     verify(input) {
       const url = publicUrl(input.url);
@@ -206,34 +214,51 @@ export function twilioScheme(options: PresetSchemeOptions): SignatureScheme {
         throw malformed(SIGNATURE_HEADER, `must be a base64 HMAC-${algorithm.toUpperCase()} digest`);
       }
       const params = signedParams(url, input.body);
-      let matched = false;
-      for (const candidate of candidateUrls(url)) {
-        if (anyKeyMatches(algorithm, keys, [given], twilioSigningString(candidate, params))) {
-          matched = true;
-          break;
-        }
-      }
-      if (!matched) throw invalidSignature(SIGNATURE_HEADER);
-      const expectedHash = bodyHashParam(url);
-      if (expectedHash !== undefined) {
-        const actual = decodeHex(sha256Hex(toBytes(input.body)));
-        const claimed = decodeHex(expectedHash);
-        if (actual === undefined || claimed === undefined || !timingSafeEqualBytes(actual, claimed)) {
-          throw new WebhookError('invalid_signature', 'The body does not match the signed bodySHA256', {
-            details: { header: SIGNATURE_HEADER.toLowerCase(), parameter: BODY_HASH_PARAM },
-          });
-        }
-      }
-      // Without Twilio's (unsigned) token, the key is the MAC bytes: every URL spelling that verifies
-      // names the same signed request, so none of them is a new event.
-      return { id: headerValue(input.headers, IDEMPOTENCY_HEADER) ?? signatureKey('twilio', given) };
+      const candidates = candidateUrls(url, legacyQuery);
+      // The spellings in order, each computed only when the previous one did not match.
+      const tryNext = (): MaybePromise<boolean> => {
+        const next = candidates.next();
+        if (next.done === true) return false;
+        const matching = anyKeyMatches(
+          crypto,
+          macs[algorithm],
+          [given],
+          twilioSigningString(next.value, params),
+        );
+        return settle(matching, (matched) => matched || tryNext()) as MaybePromise<boolean>;
+      };
+      return settle(tryNext(), (matched) => {
+        if (!matched) throw invalidSignature(SIGNATURE_HEADER);
+        return checkBodyHash(url, given, input.headers, input.body);
+      });
     },
   });
+
+  /** A JSON body is covered by its hash in the signed URL: the body must match it. */
+  function checkBodyHash(
+    url: string,
+    given: Uint8Array,
+    headers: HeadersInput,
+    body: RawBody,
+  ): VerifiedDelivery {
+    const expectedHash = bodyHashParam(url);
+    if (expectedHash !== undefined) {
+      const actual = decodeHex(sha256Hex(toBytes(body)));
+      const claimed = decodeHex(expectedHash);
+      if (actual === undefined || claimed === undefined || !crypto.equal(actual, claimed)) {
+        throw new WebhookError('invalid_signature', 'The body does not match the signed bodySHA256', {
+          details: { header: SIGNATURE_HEADER.toLowerCase(), parameter: BODY_HASH_PARAM },
+        });
+      }
+    }
+    // Without Twilio's (unsigned) token, the key is the MAC bytes: every URL spelling that verifies
+    // names the same signed request, so none of them is a new event.
+    return { id: headerValue(headers, IDEMPOTENCY_HEADER) ?? signatureKey('twilio', given) };
+  }
 }
 
-export const twilio: ProviderPreset<'twilio'> = {
+export const twilio: ProviderDescriptor<'twilio'> = {
   name: 'twilio',
-  scheme: twilioScheme,
   signature: { kind: 'preset', preset: 'twilio' },
   envelope: { kind: 'bare' },
   selector: { kind: 'body', field: 'EventType' },

@@ -129,15 +129,14 @@ export interface HandshakeRequest {
 type MaybePromise<T> = T | Promise<T>;
 
 /**
- * Everything a receiver needs to know about a provider. Call order in a receiver:
+ * Everything a receiver needs to know about a provider but its crypto (so it is the same object on
+ * every runtime). Call order in a receiver:
  * `preflight` (unsigned handshakes: answer and stop when defined) → `scheme.verify` → `parseBody` →
  * `handshake` (signed handshakes: answer and stop when defined) → `eventId`/`eventType` → dedupe claim
  * (TTL `dedupeTtlMs`) → handler. Neither handshake touches the idempotency store or needs a handler.
  */
-export interface ProviderPreset<N extends PresetName = PresetName> {
+export interface ProviderDescriptor<N extends PresetName = PresetName> {
   readonly name: N;
-  /** The preset's signature scheme (sign + verify). */
-  scheme(options: PresetSchemeOptions): SignatureScheme;
   /** `Contract` parts for this provider. */
   readonly signature: SignatureConfig;
   readonly envelope: EnvelopeConfig;
@@ -181,4 +180,10 @@ export interface ProviderPreset<N extends PresetName = PresetName> {
     request: HandshakeRequest,
     options: PresetSchemeOptions,
   ) => MaybePromise<HandshakeResponse | undefined>;
+}
+
+/** A provider's descriptor with its signature scheme, bound to one runtime's crypto. */
+export interface ProviderPreset<N extends PresetName = PresetName> extends ProviderDescriptor<N> {
+  /** The preset's signature scheme (sign + verify). */
+  scheme(options: PresetSchemeOptions): SignatureScheme;
 }

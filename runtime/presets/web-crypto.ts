@@ -117,8 +117,13 @@ export async function ecdsaP256Key(key: JsonWebKey | Uint8Array): Promise<Crypto
     if (key instanceof Uint8Array) {
       return await subtle().importKey('spki', joinParts([key]), algorithm, false, ['verify']);
     }
-    const { kty, crv, x, y } = key;
-    return await subtle().importKey('jwk', { kty, crv, x, y }, algorithm, false, ['verify']);
+    // Only the public members (a JWK may carry more), each only when present.
+    const jwk: JsonWebKey = {};
+    for (const name of ['kty', 'crv', 'x', 'y'] as const) {
+      const value = key[name];
+      if (value !== undefined) jwk[name] = value;
+    }
+    return await subtle().importKey('jwk', jwk, algorithm, false, ['verify']);
   } catch (cause) {
     throw new WebhookError('invalid_key', 'The ECDSA public key is not a P-256 key', { cause });
   }

@@ -10,8 +10,8 @@
  * again (the lease can expire while the store is down). Retries go on until the TTL has passed.
  */
 import { WebhookError } from '../errors.js';
+import type { DedupeStore, Ids } from './dedupe-types.js';
 import type { Renewal } from './lease.js';
-import type { DedupeStore, Ids } from './run-context.js';
 import type { ErrorContext } from './types.js';
 
 export interface CompletionDeps {
@@ -35,7 +35,11 @@ const delay = (attempt: number): number => Math.min(5000, 100 * 2 ** Math.min(at
 export class Completions {
   private readonly pending = new Set<Pending>();
 
-  constructor(private readonly deps: CompletionDeps) {}
+  private readonly deps: CompletionDeps;
+
+  constructor(deps: CompletionDeps) {
+    this.deps = deps;
+  }
 
   /** Completions not written yet. */
   get size(): number {

@@ -12,9 +12,9 @@ import { webHandler } from '../adapters/web.js';
 import { bodyTooLarge, toBytes, toText } from '../bytes.js';
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { getProvider } from '../presets/registry.js';
-import type { HandshakeResponse, PresetSchemeOptions, ProviderPreset } from '../presets/types.js';
-import { createSignatureScheme } from '../signing/resolve.js';
+import { getDescriptor } from '../presets/catalog.js';
+import type { HandshakeResponse, PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
+import { createSignatureSchemeWeb, type SchemeFactory } from '../signing/resolve-web.js';
 import type { HeadersInput, RawBody } from '../signing/scheme.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type EventQueue, type IdempotencyStore } from '../stores/types.js';
 import { type QueuedPayload, queueProcessor } from './ack-fast.js';
@@ -66,9 +66,13 @@ interface LooseOptions extends CommonReceiverOptions<EventMapBase> {
  * a counter), without a random UUID per delivery.
  */
 function ownerTokens(): () => string {
-  const prefix = `${globalThis.crypto.randomUUID()}.`;
+  // Drawn on first use: Workers forbid random values at module scope, where receivers are created.
+  let prefix: string | undefined;
   let n = 0;
-  return () => prefix + (++n).toString(36);
+  return () => {
+    prefix ??= `${globalThis.crypto.randomUUID()}.`;
+    return prefix + (++n).toString(36);
+  };
 }
 
 async function contentId(bytes: Uint8Array): Promise<string> {
@@ -94,17 +98,19 @@ function handshakeResult(answer: HandshakeResponse): ReceiveResult {
   return { status: answer.status, headers: answer.headers, body: answer.body, outcome: 'processed' };
 }
 
+/** `schemes`: the Node entry passes node:crypto's `createSignatureScheme`; Web Crypto by default. */
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
+  schemes: SchemeFactory = createSignatureSchemeWeb,
 ): Receiver<M> {
   const o = options as unknown as LooseOptions;
   const now = o.now ?? Date.now;
   const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const token = o.token ?? ownerTokens();
-  const provider: ProviderPreset | undefined =
-    contract.signature.kind === 'preset' ? getProvider(contract.signature.preset) : undefined;
+  const provider: ProviderDescriptor | undefined =
+    contract.signature.kind === 'preset' ? getDescriptor(contract.signature.preset) : undefined;
   const store = o.dedupe === false ? undefined : o.store;
   const ttlMs = o.ttlMs ?? store?.ttlMs ?? provider?.dedupeTtlMs ?? DEFAULT_TTL_MS;
   const unknownEvent = o.unknownEvent ?? 'ignore';
@@ -156,7 +162,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
     now,
   };
-  const scheme = o.scheme ?? createSignatureScheme(contract.signature, presetOptions);
+  const scheme = o.scheme ?? schemes(contract.signature, presetOptions);
   const dispatch = createDispatcher(contract);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
   const keyOf = (id: string): string => `${contract.name}:${id}`;

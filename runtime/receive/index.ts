@@ -1,5 +1,6 @@
 /** The receiver: verify → replay window → parse → validate → claim → handle → done; ack-fast queue. */
-export { createReceiver, DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
+export { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
+export { createReceiver } from './receiver-node.js';
 export type {
   CommonReceiverOptions,
   DedupeOptions,

@@ -3,7 +3,7 @@
  * while the completion is retried. Renewed every leaseMs / 3 (owner only), so a slow handler is not
  * overlapped by a retry; a crashed process stops renewing and its lease expires `leaseMs` later.
  */
-import type { DedupeStore } from './run-context.js';
+import type { DedupeStore } from './dedupe-types.js';
 
 export interface Renewal {
   stop(): void;

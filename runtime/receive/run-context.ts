@@ -3,21 +3,12 @@
  * clock, lease and TTL, how answers and reports are made, and the background completions.
  */
 import { WebhookError } from '../errors.js';
-import type { IdempotencyStore } from '../stores/types.js';
 import type { Completions } from './completion.js';
+import type { DedupeStore, Ids } from './dedupe-types.js';
 import type { AnyHandler, EventParts } from './handler-event.js';
 import type { ErrorContext, ReceiveResult } from './types.js';
 
-export interface Ids {
-  readonly id: string;
-  readonly type: string;
-}
-
-/** The store operations the run paths use (each bounded by the store deadline). */
-export type DedupeStore = Pick<
-  IdempotencyStore<unknown>,
-  'claim' | 'complete' | 'extend' | 'release' | 'transaction'
->;
+export type { DedupeStore, Ids };
 
 export interface RunContext {
   readonly store: DedupeStore | undefined;

@@ -15,13 +15,15 @@ import {
   SECRET,
 } from '../../test/receiver/fixtures.js';
 import { memoryStore } from '../stores/memory.js';
-import type { PostgresStore } from '../stores/postgres.js';
+import type { PostgresStore, PostgresTxOf } from '../stores/postgres.js';
 import type { SqliteStore } from '../stores/sqlite.js';
 import { createReceiver } from './create-receiver.js';
 import type { Receiver, UnknownEvent } from './types.js';
 
-declare const sqlite: SqliteStore;
-declare const postgres: PostgresStore;
+// What sqliteStore(db) and postgresStore(pool) return for the drivers' own instances.
+declare const sqlite: SqliteStore<Database.Database>;
+declare const postgres: PostgresStore<PostgresTxOf<pg.Pool>>;
+declare const postgresClient: PostgresStore<PostgresTxOf<pg.Client>>;
 const store = memoryStore();
 
 // Each handler is typed by its event: payload, name, no tx outside transactional mode.
@@ -91,7 +93,17 @@ createReceiver(petstore, {
   transactional: true,
   handlers: {
     'pet.adopted': (event) => {
-      expectTypeOf(event.tx).toEqualTypeOf<pg.PoolClient | pg.Client>();
+      expectTypeOf(event.tx).toEqualTypeOf<pg.PoolClient>();
+    },
+  },
+});
+createReceiver(petstore, {
+  secret: SECRET,
+  store: postgresClient,
+  transactional: true,
+  handlers: {
+    'pet.adopted': (event) => {
+      expectTypeOf(event.tx).toEqualTypeOf<pg.Client>();
     },
   },
 });

@@ -1,4 +1,5 @@
 /** Public types of the receiver (`createReceiver`). */
+import type { NodeRequest, NodeResponse } from '../adapters/node-types.js';
 import type { EventMapBase, EventName } from '../contract.js';
 import type { WebhookError } from '../errors.js';
 import type { PresetOptions } from '../presets/types.js';
@@ -178,11 +179,8 @@ export interface ReceiveResult {
   readonly type?: string;
 }
 
-/** Minimal `node:http` shapes, so this module needs no Node types at runtime. */
-export type NodeHandler = (
-  req: import('node:http').IncomingMessage,
-  res: import('node:http').ServerResponse,
-) => void;
+/** A `node:http` request listener (structural request/response types: no Node types needed). */
+export type NodeHandler = (req: NodeRequest, res: NodeResponse) => void;
 
 export interface DrainResult {
   /** Events handled (or found duplicate) and removed from the queue. */

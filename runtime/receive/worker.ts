@@ -43,7 +43,9 @@ export class QueueWorker {
   private readonly concurrency: number;
   private readonly batchSize: number;
 
-  constructor(private readonly deps: WorkerDeps) {
+  private readonly deps: WorkerDeps;
+  constructor(deps: WorkerDeps) {
+    this.deps = deps;
     this.concurrency = Math.max(1, Math.floor(deps.options.concurrency ?? 1));
     this.batchSize = Math.max(1, Math.floor(deps.options.batchSize ?? 10));
   }

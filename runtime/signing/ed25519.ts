@@ -4,7 +4,7 @@
  * Exports:
  * - `generateEd25519KeyPair()` → `{ secretKey: 'whsk_…', publicKey: 'whpk_…' }` (secret key = base64 of
  *   the 64-byte seed‖public key, libsodium's layout; 32-byte seeds are accepted too)
- * - `ed25519PrivateKey(seed)`, `ed25519PublicKey(raw)` → `KeyObject` from raw 32-byte keys
+ * - `ed25519PrivateKey(seed)`, `ed25519PublicKey(raw)` → `Ed25519Key` (a `KeyObject`) from raw 32-byte keys
  * - `ed25519Sign(privateKey, ...parts)`, `ed25519Verify(publicKey, signature, ...parts)` (never throws on
  *   a bad signature; returns `false`)
  * - `rawPublicKey(privateKey)` → the 32 raw public-key bytes
@@ -24,7 +24,15 @@ import {
   ED25519_SPKI_PREFIX as SPKI_PREFIX,
 } from './standard-webhooks-core.js';
 
-export function ed25519PrivateKey(seed: Uint8Array): KeyObject {
+/**
+ * A node:crypto `KeyObject` holding an Ed25519 key, typed opaquely so the runtime's declarations need
+ * no `@types/node` (a `KeyObject` is assignable).
+ */
+export interface Ed25519Key {
+  readonly asymmetricKeyType?: string | undefined;
+}
+
+export function ed25519PrivateKey(seed: Uint8Array): Ed25519Key {
   if (seed.length !== 32) throw new WebhookError('invalid_key', 'Ed25519 seed must be 32 bytes');
   try {
     return createPrivateKey({
@@ -37,7 +45,7 @@ export function ed25519PrivateKey(seed: Uint8Array): KeyObject {
   }
 }
 
-export function ed25519PublicKey(raw: Uint8Array): KeyObject {
+export function ed25519PublicKey(raw: Uint8Array): Ed25519Key {
   if (raw.length !== 32) throw new WebhookError('invalid_key', 'Ed25519 public key must be 32 bytes');
   try {
     return createPublicKey({ key: Buffer.from(concatBytes(SPKI_PREFIX, raw)), format: 'der', type: 'spki' });
@@ -46,7 +54,8 @@ export function ed25519PublicKey(raw: Uint8Array): KeyObject {
   }
 }
 
-export function rawPublicKey(key: KeyObject): Uint8Array {
+export function rawPublicKey(ed25519Key: Ed25519Key): Uint8Array {
+  const key = ed25519Key as KeyObject;
   const der = (key.type === 'private' ? createPublicKey(key) : key).export({ format: 'der', type: 'spki' });
   return new Uint8Array(der.subarray(der.length - 32));
 }
@@ -67,18 +76,21 @@ function join(parts: ReadonlyArray<Uint8Array | string>): Uint8Array {
   return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
 }
 
-export function ed25519Sign(privateKey: KeyObject, ...parts: ReadonlyArray<Uint8Array | string>): Uint8Array {
-  return new Uint8Array(sign(null, join(parts), privateKey));
+export function ed25519Sign(
+  privateKey: Ed25519Key,
+  ...parts: ReadonlyArray<Uint8Array | string>
+): Uint8Array {
+  return new Uint8Array(sign(null, join(parts), privateKey as KeyObject));
 }
 
 export function ed25519Verify(
-  publicKey: KeyObject,
+  publicKey: Ed25519Key,
   signature: Uint8Array,
   ...parts: ReadonlyArray<Uint8Array | string>
 ): boolean {
   if (signature.length !== 64) return false;
   try {
-    return verify(null, join(parts), publicKey, signature);
+    return verify(null, join(parts), publicKey as KeyObject, signature);
   } catch {
     return false;
   }

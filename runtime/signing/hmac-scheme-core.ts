@@ -21,6 +21,8 @@ import { readHeader } from './standard-webhooks-core.js';
 
 export type HmacConfig = Extract<SignatureConfig, { readonly kind: 'hmac' }>;
 
+export type HmacAlgorithm = 'sha256' | 'sha1' | 'sha512';
+
 const DIGEST_BYTES = { sha1: 20, sha256: 32, sha512: 64 } as const;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_SIGNATURES = 16;

@@ -32,7 +32,7 @@ export function hmacScheme(config: HmacConfig, options: SchemeOptions): Signatur
   const keys = secretList(options.secret).map(toKeyBytes);
   const { tolerance, now } = options;
   checkTolerance(tolerance);
-  const digest = (key: Buffer, parts: readonly [string, string], body: string | Uint8Array): Uint8Array =>
+  const digest = (key: Uint8Array, parts: readonly [string, string], body: string | Uint8Array): Uint8Array =>
     createHmac(compiled.algorithm, key).update(parts[0]).update(body).update(parts[1]).digest();
   const bodyInput = (body: RawBody) => (typeof body === 'string' ? body : toBytes(body));
   return {

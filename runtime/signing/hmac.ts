@@ -11,12 +11,12 @@
  *   `isCanonicalBase64`, `utf8`
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { textSecretBytes } from './hmac-scheme-core.js';
+import { type HmacAlgorithm, textSecretBytes } from './hmac-scheme-core.js';
 import type { Secret } from './scheme.js';
 
 export { decodeBase64, decodeHex, encodeBase64, encodeHex, isCanonicalBase64, utf8 } from './encoding.js';
 
-export type HmacAlgorithm = 'sha256' | 'sha1' | 'sha512';
+export type { HmacAlgorithm };
 
 export const DIGEST_LENGTH: Readonly<Record<HmacAlgorithm, number>> = { sha1: 20, sha256: 32, sha512: 64 };
 
@@ -35,7 +35,7 @@ export function timingSafeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** Secrets of "shared password" schemes (simple HMAC, GitHub, Shopify): text is used as its UTF-8 bytes. */
-export function toKeyBytes(secret: Secret): Buffer {
+export function toKeyBytes(secret: Secret): Uint8Array {
   const bytes = textSecretBytes(secret);
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -4,7 +4,8 @@
  */
 import type { SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { createPresetScheme, type PresetOptions } from '../presets/index.js';
+import { createPresetScheme } from '../presets/registry.js';
+import type { PresetOptions } from '../presets/types.js';
 import { hmacScheme } from './hmac-scheme.js';
 import type { SchemeOptions, SignatureScheme } from './scheme.js';
 import { standardWebhooks } from './standard-webhooks.js';

@@ -14,7 +14,14 @@ import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:c
 import { toBytes } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds, type Tolerance } from '../timestamp.js';
-import { ed25519PrivateKey, ed25519PublicKey, ed25519Sign, ed25519Verify, rawPublicKey } from './ed25519.js';
+import {
+  type Ed25519Key,
+  ed25519PrivateKey,
+  ed25519PublicKey,
+  ed25519Sign,
+  ed25519Verify,
+  rawPublicKey,
+} from './ed25519.js';
 import { constantTimeEqual, constantTimeEqualStrings, constantTimeEqualStringsAt } from './encoding.js';
 import type { RawBody, SchemeOptions, Secret, SignatureScheme, VerifiedDelivery } from './scheme.js';
 import {
@@ -43,7 +50,7 @@ export interface StandardWebhooksOptions extends SchemeOptions {
 
 type NodeKey =
   | { readonly kind: 'hmac'; readonly key: KeyObject }
-  | { readonly kind: 'ed25519'; readonly publicKey: KeyObject; readonly privateKey?: KeyObject };
+  | { readonly kind: 'ed25519'; readonly publicKey: Ed25519Key; readonly privateKey?: Ed25519Key };
 
 const cachedKey = createKeyCache<NodeKey>();
 

@@ -290,15 +290,19 @@ describe('web crypto path', () => {
     }
   });
 
-  it('resolves configs without presets', async () => {
+  it('resolves every config kind, provider presets included', async () => {
     expect(createSignatureSchemeWeb({ kind: 'standard-webhooks' }, { secret: VECTOR.secret }).name).toBe(
       'standard-webhooks',
     );
     expect(
       await createSignatureSchemeWeb({ kind: 'none' }, { secret: [] }).verify({ headers: {}, body: '' }),
     ).toEqual({});
+    expect(createSignatureSchemeWeb({ kind: 'preset', preset: 'stripe' }, { secret: 'x' }).name).toBe(
+      'stripe',
+    );
+    // Twilio's URL spellings need node:querystring: a clear configuration error, not a wrong answer.
     expect(
-      await codeOf(() => createSignatureSchemeWeb({ kind: 'preset', preset: 'stripe' }, { secret: 'x' })),
+      await codeOf(() => createSignatureSchemeWeb({ kind: 'preset', preset: 'twilio' }, { secret: 'x' })),
     ).toBe('invalid_config');
   });
 });

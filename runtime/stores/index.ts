@@ -7,6 +7,7 @@ export {
   type PostgresStore,
   type PostgresStoreOptions,
   type PostgresTx,
+  type PostgresTxOf,
   postgresSchema,
   postgresStore,
 } from './postgres.js';

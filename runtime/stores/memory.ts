@@ -33,8 +33,15 @@ interface QueueRow {
 
 let warned = false;
 
+type Globals = { Deno?: unknown; process?: { env?: Record<string, string | undefined> } };
+
+/**
+ * Warns once, outside tests, where the environment can be read without asking: on Node and Bun. Deno
+ * refuses (or prompts for) `--allow-env` on any read, and Workers have no `process`: no warning there.
+ */
 function warnOutsideTests(): void {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const g = globalThis as Globals;
+  const env = g.Deno === undefined ? g.process?.env : undefined;
   if (warned || env === undefined || env['NODE_ENV'] === 'test' || env['VITEST'] !== undefined) return;
   warned = true;
   console.warn(

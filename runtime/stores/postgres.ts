@@ -10,7 +10,7 @@
  * The queue is a table drained with `FOR UPDATE SKIP LOCKED`, so many workers can share it.
  * A connection that drops fails the operation using it (a `store_error`), never the process.
  */
-import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Client, Pool, PoolClient, QueryResultRow } from '../drivers/pg.js';
 import { WebhookError } from '../errors.js';
 import { type ConnectionWatch, guardConnection, watchConnection } from '../pg-connection.js';
 import { sqlIdentifier } from './identifier.js';
@@ -40,7 +40,20 @@ export interface PostgresStoreOptions {
 /** The transaction client handed to transactional handlers. */
 export type PostgresTx = PoolClient | Client;
 
-export interface PostgresStore extends TransactionalStore<PostgresTx> {
+/**
+ * The `tx` of a store on `D`: the pool's own client type for a `pg.Pool` (read from its
+ * `connect()` overloads), the client itself for a single `Client`.
+ */
+export type PostgresTxOf<D> = D extends {
+  readonly totalCount: number;
+  connect: { (): Promise<infer C>; (callback: never): void };
+}
+  ? C
+  : D extends { readonly totalCount: number }
+    ? PoolClient
+    : D;
+
+export interface PostgresStore<Tx = PostgresTx> extends TransactionalStore<Tx> {
   close(): Promise<void>;
   readonly queue: EventQueue;
   /** Create the tables if missing (safe to run concurrently from several processes). */
@@ -84,6 +97,10 @@ function storeError(operation: string, cause: unknown): WebhookError {
   return new WebhookError('store_error', `PostgreSQL store: ${operation} failed`, { cause });
 }
 
+export function postgresStore<D extends Pool | Client>(
+  db: D,
+  options?: PostgresStoreOptions,
+): PostgresStore<PostgresTxOf<D>>;
 export function postgresStore(db: Pool | Client, options: PostgresStoreOptions = {}): PostgresStore {
   const schema = sqlIdentifier(options.schema ?? 'public', 'schema');
   const table = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');

@@ -6,7 +6,7 @@
  * RETRY_WINDOWS), so there is nothing to clean up. Values embed their expiry so an injected clock sees
  * the same lease/TTL semantics as the SQL stores. No ack-fast queue: pair it with a SQL store's queue.
  */
-import type { Cluster, Redis } from 'ioredis';
+import type { Cluster, Redis } from '../drivers/ioredis.js';
 import { WebhookError } from '../errors.js';
 import { storeKey } from './key.js';
 import type { IdempotencyStore } from './types.js';

@@ -13,7 +13,7 @@
  * behind an in-process lock so they cannot leak into the open transaction — but code elsewhere that
  * uses the same connection would, so keep the connection to the webhook path or use sync handlers.
  */
-import type BetterSqlite3 from 'better-sqlite3';
+import type { BetterSqlite3 } from '../drivers/better-sqlite3.js';
 import { WebhookError } from '../errors.js';
 import { sqlIdentifier } from './identifier.js';
 import { storeKey } from './key.js';
@@ -42,11 +42,12 @@ export interface SqliteStoreOptions {
   readonly synchronous?: 'normal' | 'full';
 }
 
-export interface SqliteStore extends TransactionalStore<Database> {
+/** `D`: the driver's own `Database` type when you pass one, so `event.tx` keeps its full API. */
+export interface SqliteStore<D extends Database = Database> extends TransactionalStore<D> {
   close(): Promise<void>;
   readonly queue: EventQueue;
   /** The connection in use (after the first operation when opened from a path). */
-  database(): Promise<Database>;
+  database(): Promise<D>;
 }
 
 // The per-event statements (claim, complete) bind positional parameters: binding a named-parameter
@@ -202,6 +203,8 @@ function storeError(operation: string, cause: unknown): WebhookError {
   return new WebhookError('store_error', `SQLite store: ${operation} failed`, { cause });
 }
 
+export function sqliteStore<D extends Database>(db: D, options?: SqliteStoreOptions): SqliteStore<D>;
+export function sqliteStore(path: string, options?: SqliteStoreOptions): SqliteStore;
 export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOptions = {}): SqliteStore {
   const table = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');
   const owned = typeof dbOrPath === 'string';

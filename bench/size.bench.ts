@@ -1,0 +1,81 @@
+/**
+ * Size of the runtime code a Web receiver ships (not a timed test): esbuild bundles, minified, with
+ * workerd's export conditions (`@gen-webhooks/runtime` → the Web entry) and zod external, then raw
+ * and gzip (level 9) bytes against the 10 KB gzip target, and the largest contributors.
+ *
+ *   npx tsx bench/size.bench.ts        (SIZE_TOP=n lists n contributors per case; default 12)
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Plugin } from 'esbuild';
+import { generate } from '../generator/generate.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TARGET_GZIP = 10 * 1024;
+const top = Number(process.env.SIZE_TOP ?? 12);
+
+/** `@gen-webhooks/runtime` as the workerd condition resolves it, on the sources (no build needed). */
+const webRuntime: Plugin = {
+  name: 'web-runtime',
+  setup(b) {
+    b.onResolve({ filter: /^@gen-webhooks\/runtime(\/web)?$/ }, () => ({
+      path: path.join(root, 'runtime/web.ts'),
+    }));
+  },
+};
+
+async function measure(label: string, entry: string): Promise<number> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    external: ['zod'],
+    plugins: [webRuntime],
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  const gzip = gzipSync(code, { level: 9 }).length;
+  const verdict = gzip <= TARGET_GZIP ? 'within' : 'OVER';
+  console.log(
+    `${label}\n  ${code.length} B minified, ${gzip} B gzip (${(gzip / 1024).toFixed(1)} KB; ${verdict} the ${TARGET_GZIP / 1024} KB target)`,
+  );
+  const output = Object.values(result.metafile.outputs)[0];
+  const inputs = Object.entries(output?.inputs ?? {}).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
+  for (const [file, { bytesInOutput }] of inputs.slice(0, top)) {
+    console.log(`    ${String(bytesInOutput).padStart(6)} B  ${path.relative(root, path.resolve(file))}`);
+  }
+  return gzip;
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'gw-size-'));
+try {
+  await generate({ inputs: ['schemas/petstore.openapi.yaml'], out: path.join(tmp, 'gen'), cwd: root });
+  const write = (name: string, text: string): string => {
+    writeFileSync(path.join(tmp, name), text);
+    return path.join(tmp, name);
+  };
+  console.log(`esbuild, minified, conditions workerd/worker/browser, zod external\n`);
+  const receiver = await measure(
+    'createReceiver (what a generated receiver calls; every preset but Twilio included)',
+    write('receiver.ts', "export { createReceiver } from '@gen-webhooks/runtime';\n"),
+  );
+  await measure(
+    'createReceiver + memoryStore',
+    write('with-store.ts', "export { createReceiver, memoryStore } from '@gen-webhooks/runtime';\n"),
+  );
+  await measure(
+    'the generated Petstore receiver module (its contract, schemas and the runtime; zod external)',
+    write('petstore.ts', "export { createReceiver } from './gen/petstore-openapi/receiver.js';\n"),
+  );
+  console.log(`\nreceiver runtime code: ${receiver} B gzip, target ${TARGET_GZIP} B`);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,11 @@
+/**
+ * The entry of a `--runtime inline` copy (the generator writes it as `runtime/index.ts` and copies
+ * only the runtime files reachable from here): exactly what generated modules import — the receiver
+ * and the sender on Node, and the types their files name. Everything else (stores, outboxes,
+ * adapters, management) comes from `@gen-webhooks/runtime` when an app wants it.
+ */
+export type { Contract, StandardSchemaV1 } from './contract.js';
+export type { Sender, SenderOptions } from './deliver/sender.js';
+export { createSender } from './deliver/sender.js';
+export { createReceiver } from './receive/receiver-node.js';
+export type { Receiver, ReceiverOptions } from './receive/types.js';

@@ -1,0 +1,67 @@
+/**
+ * The simple HMAC scheme (`SignatureConfig` kind `hmac`) on Web Crypto: the twin of `hmac-scheme.ts`,
+ * asynchronous. Imports no `node:*` module.
+ */
+import { toBytes } from '../bytes.js';
+import { checkTimestamp, checkTolerance } from '../timestamp.js';
+import { concatBytes, constantTimeEqual, utf8 } from './encoding.js';
+import {
+  compileHmacConfig,
+  formatSignatures,
+  type HmacConfig,
+  readHmacRequest,
+  signedHeaders,
+  signedParts,
+  textSecretBytes,
+} from './hmac-scheme-core.js';
+import type { RawBody, SchemeOptions, SignatureScheme } from './scheme.js';
+import {
+  asVerificationError,
+  checkSignInput,
+  delivered,
+  noMatch,
+  secretList,
+} from './standard-webhooks-core.js';
+import { importHmacKey, lazy, macWith } from './web-crypto.js';
+
+export function hmacSchemeWeb(config: HmacConfig, options: SchemeOptions): SignatureScheme {
+  const compiled = compileHmacConfig(config);
+  const keys = secretList(options.secret).map((secret) => {
+    const bytes = textSecretBytes(secret);
+    return lazy(() => importHmacKey(compiled.algorithm, bytes));
+  });
+  const { tolerance, now } = options;
+  checkTolerance(tolerance);
+  const content = (parts: readonly [string, string], body: RawBody) =>
+    concatBytes(utf8(parts[0]), toBytes(body), utf8(parts[1]));
+  return {
+    name: 'hmac',
+    async sign(input) {
+      if (compiled.timestampHeader !== undefined || compiled.idHeader !== undefined) {
+        checkSignInput(input.id, input.timestamp);
+      }
+      const data = content(signedParts(compiled, input.id, String(input.timestamp)), input.body);
+      const digests: Uint8Array[] = [];
+      for (const key of keys) digests.push(await macWith(await key(), data));
+      return signedHeaders(compiled, formatSignatures(compiled, digests), input.id, input.timestamp);
+    },
+    async verify(input) {
+      try {
+        const request = readHmacRequest(compiled, input.headers);
+        if (request.timestamp !== undefined && compiled.timestampHeader !== undefined) {
+          checkTimestamp(request.timestamp, { tolerance, now }, compiled.timestampHeader);
+        }
+        const data = content(signedParts(compiled, request.id ?? '', request.timestampText), input.body);
+        for (const key of keys) {
+          const expected = await macWith(await key(), data);
+          for (const signature of request.signatures) {
+            if (constantTimeEqual(expected, signature)) return delivered(request.id, request.timestamp);
+          }
+        }
+        throw noMatch(compiled.header);
+      } catch (error) {
+        throw asVerificationError(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * `@gen-webhooks/runtime` for Web-standard runtimes (workerd, Deno, edge, browsers; the `.` export
+ * resolves here under those conditions, and `./web` always): errors, contract types, envelope,
+ * backoff, classification, Web Crypto signing, the receiver with Web Crypto schemes and every preset
+ * but Twilio, the Web adapter and the stores that need no Node built-in. Nothing reachable from here
+ * imports a `node:*` module (test/layering.test.ts enforces it). Names shared with the Node entry
+ * have the same types; `createSender` throws (sending needs Node).
+ */
+
+export type { ReceiverLike } from './adapters/types.js';
+export { readRequestBody, toResponse, webHandler } from './adapters/web.js';
+export * from './backoff.js';
+export * from './classify.js';
+export * from './contract.js';
+export type {
+  Sender,
+  SenderOptions,
+  SendNowOptions,
+  SendNowResult,
+  SendOptions,
+  SendResult,
+  ValidationMode,
+} from './deliver/sender.js';
+export { createSender } from './deliver/sender-web.js';
+export * from './envelope.js';
+export * from './errors.js';
+export { getHeader } from './headers.js';
+export { isPresetName } from './presets/catalog.js';
+export { DISCORD_INTERACTION_TYPES } from './presets/discord.js';
+export { hubspotSignedUri } from './presets/hubspot.js';
+export { mailgunSignature } from './presets/mailgun.js';
+export { plaidKeyFetcher } from './presets/plaid.js';
+export {
+  type DiscordWebhookEvent,
+  type ProviderContractOptions,
+  type ProviderEvents,
+  providerContract,
+  type SchemaMap,
+  type SlackEventCallback,
+  type StripeEvent,
+} from './presets/provider-contract.js';
+export { createPresetScheme, getProvider, providers } from './presets/registry-web.js';
+export { slackRetryNumber } from './presets/slack.js';
+export { twilioSigningString, withTwilioBodyHash } from './presets/twilio.js';
+export type {
+  HandshakeRequest,
+  HandshakeResponse,
+  PlaidKey,
+  PresetDeclaration,
+  PresetName,
+  PresetOptions,
+  PresetSchemeOptions,
+  ProviderDescriptor,
+  ProviderPreset,
+  ReceiveMode,
+} from './presets/types.js';
+export { DEFAULT_MAX_BODY_BYTES } from './receive/create-receiver.js';
+export { createReceiver } from './receive/receiver-web.js';
+export type {
+  CommonReceiverOptions,
+  DedupeOptions,
+  DrainResult,
+  ErrorContext,
+  ExhaustiveHandlers,
+  Handler,
+  HandlerOptions,
+  Handlers,
+  HandlerTx,
+  NodeHandler,
+  ReceivedEvent,
+  ReceiveOutcome,
+  ReceiveRequest,
+  ReceiveResult,
+  Receiver,
+  ReceiverOptions,
+  UnknownEvent,
+  UnknownEventPolicy,
+  ValidationIssue,
+  ValidationPolicy,
+  WorkerOptions,
+} from './receive/types.js';
+export { decodeBase64, decodeHex, encodeBase64, encodeHex } from './signing/encoding.js';
+export type { HmacConfig } from './signing/hmac-scheme-core.js';
+export { createSignatureSchemeWeb as createSignatureScheme } from './signing/resolve-web.js';
+export type {
+  HeadersInput,
+  RawBody,
+  SchemeOptions,
+  Secret,
+  SignatureScheme,
+  SignInput,
+  VerifiedDelivery,
+  VerifyInput,
+} from './signing/scheme.js';
+export { type HeaderPrefix, SVIX_HEADERS, WEBHOOK_HEADERS } from './signing/standard-webhooks-core.js';
+export * from './signing/web.js';
+export { type MemoryStore, memoryStore } from './stores/memory.js';
+export {
+  type PostgresStore,
+  type PostgresStoreOptions,
+  type PostgresTx,
+  type PostgresTxOf,
+  postgresSchema,
+  postgresStore,
+} from './stores/postgres.js';
+export { type RedisStoreOptions, redisStore } from './stores/redis.js';
+export { RETRY_WINDOWS, type RetryWindowProvider } from './stores/retry-windows.js';
+export {
+  type ClaimOptions,
+  type ClaimResult,
+  type CompleteOptions,
+  DEFAULT_LEASE_MS,
+  DEFAULT_TTL_MS,
+  type DequeueOptions,
+  type EventQueue,
+  type IdempotencyStore,
+  type QueuedEvent,
+  type ReleaseOptions,
+  type TransactionalStore,
+  type TransactionOptions,
+  type TransactionResult,
+} from './stores/types.js';
+export {
+  checkTimestamp,
+  checkTolerance,
+  DEFAULT_TOLERANCE_SECONDS,
+  parseUnixSeconds,
+} from './timestamp.js';

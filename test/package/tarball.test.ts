@@ -1,0 +1,61 @@
+/**
+ * What `npm pack` would publish, for both packages (scripts not run): license, readme and manifest,
+ * no tests, source maps or configs; the runtime's `.ts` sources are exactly the files a
+ * `--runtime inline` copy takes (walked from runtime/inline.ts), so a source no inline copy imports
+ * does not ship and one it needs cannot be left out.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inlineRuntimeFiles } from '../../generator/inline-runtime.js';
+import { repoRoot } from '../types/typecheck.js';
+
+function packed(dir: string): string[] {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const [manifest] = JSON.parse(out) as [{ files: { path: string }[] }];
+  return manifest.files.map((f) => f.path).sort();
+}
+
+const junk = (files: string[]) =>
+  files.filter((f) => /\.test(-d)?\.ts$|\.map$|tsconfig|\.tsbuildinfo$|(^|\/)test\/|\.bench\.ts$/.test(f));
+
+describe('@gen-webhooks/runtime tarball', () => {
+  const files = packed(path.join(repoRoot, 'runtime'));
+
+  it('has its license, readme and manifest, and nothing a user does not need', () => {
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+    expect(junk(files)).toEqual([]);
+  });
+
+  it('ships exactly the sources an inline copy takes (add a `!file` to runtime/package.json files for others)', () => {
+    const sources = files.filter((f) => f.endsWith('.ts') && !f.startsWith('dist/'));
+    const inline = [...inlineRuntimeFiles('test').keys()]
+      .map((f) => (f === 'index.ts' ? 'inline.ts' : f))
+      .sort();
+    expect(sources).toEqual(inline);
+  });
+});
+
+describe('gen-webhooks tarball', () => {
+  const files = packed(repoRoot);
+
+  it('has its license, readme, manifest, bin and guides, and nothing a user does not need', () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'bin/gen-webhooks.js',
+        'docs/receiver.md',
+      ]),
+    );
+    expect(junk(files)).toEqual([]);
+    // Neither package's sources: the CLI runs from dist/, the runtime is its own package.
+    expect(files.filter((f) => /^(generator|runtime|scripts|bench|examples|schemas)\//.test(f))).toEqual([]);
+  });
+});
