@@ -1,6 +1,8 @@
 /** The receiver: verify → replay window → parse → validate → claim → handle → done; ack-fast queue. */
 export { createReceiver, DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
+export type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './hooks.js';
 export type {
+  AnyReceivedEvent,
   CommonReceiverOptions,
   DedupeOptions,
   DrainResult,
