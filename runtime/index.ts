@@ -11,6 +11,7 @@ export * from './envelope.js';
 export * from './errors.js';
 export { getHeader } from './headers.js';
 export * from './manage/index.js';
+export * from './otel/index.js';
 export * from './portal/index.js';
 export * from './presets/index.js';
 export * from './receive/index.js';

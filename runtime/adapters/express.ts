@@ -3,9 +3,16 @@
  *
  * Signatures cover the exact bytes sent, so the handler needs the raw body. It reads the request
  * stream itself when no body parser ran (mount the route before `app.use(express.json())`), and it
- * accepts the Buffer of `express.raw({ type: '*\/*' })` or the string of `express.text()`. When a JSON
- * parser already consumed the stream, it answers 500 `parsed_body` and logs how to fix the app — the
- * most common webhook bug.
+ * accepts the Buffer of `express.raw({ type: '*\/*' })`, the string of `express.text()`, or the
+ * `req.rawBody` a `express.json({ verify: (req, res, buf) => { req.rawBody = buf } })` saved.
+ *
+ * When a global JSON parser already consumed the stream (so a route-level `express.raw` sees nothing),
+ * the original bytes are gone. The parsed body is then re-serialized as compact JSON and verified: a
+ * sender that signs `JSON.stringify` output (this runtime, Standard Webhooks libraries) still verifies,
+ * and a signature over those bytes means the sender sent exactly what the handler receives. Any other
+ * sender's signature cannot match: when the re-serialized length differs from the Content-Length sent,
+ * that is answered 500 `parsed_body` with how to fix the app — the most common webhook bug — rather
+ * than a misleading 401.
  */
 import { WebhookError } from '../errors.js';
 import type { ReceiveResult } from '../receive/types.js';
@@ -16,6 +23,8 @@ import type { ReceiverLike } from './types.js';
 /** The parts of Express's request the adapter reads (structural: no dependency on express). */
 export interface ExpressRequestLike extends NodeRequest {
   body?: unknown;
+  /** Saved by `express.json({ verify })` (see the module comment). */
+  rawBody?: unknown;
   originalUrl?: string;
   protocol?: string;
 }
@@ -27,23 +36,32 @@ export interface ExpressHandlerOptions {
 
 const PARSED_HINT =
   'A body parser (e.g. app.use(express.json())) consumed the webhook request before the receiver could ' +
-  'verify its signature, which covers the raw bytes. Mount the webhook route before express.json(), or ' +
-  "give it the raw body: app.post('/hooks', express.raw({ type: '*/*' }), expressHandler(receiver)).";
+  'verify its signature, which covers the raw bytes. Mount the webhook route before app.use(express.json()), ' +
+  'or keep the raw bytes: app.use(express.json({ verify: (req, res, buf) => { req.rawBody = buf } })).';
 
 function isBytes(value: unknown): value is Uint8Array {
   return value instanceof Uint8Array;
 }
 
-async function rawBody(req: ExpressRequestLike, limit: number): Promise<Uint8Array | string> {
+/** The raw body, or `reserialized` when only a parsed JSON body is left. */
+async function rawBody(
+  req: ExpressRequestLike,
+  limit: number,
+): Promise<{ body: Uint8Array | string; reserialized: boolean }> {
+  const saved = req.rawBody;
+  if (isBytes(saved) || typeof saved === 'string') return { body: saved, reserialized: false };
   const body = req.body;
-  if (isBytes(body) || typeof body === 'string') return body;
+  if (isBytes(body) || typeof body === 'string') return { body, reserialized: false };
   if (body !== undefined && body !== null) {
     // Express 4's parsers leave `{}` without reading the stream when the content type did not match.
     const untouched = typeof body === 'object' && Object.keys(body).length === 0 && !req.readableEnded;
-    if (!untouched) throw new WebhookError('parsed_body', PARSED_HINT);
+    if (!untouched) {
+      if (typeof body !== 'object') throw new WebhookError('parsed_body', PARSED_HINT);
+      return { body: JSON.stringify(body), reserialized: true };
+    }
   }
   if (req.readableEnded) throw new WebhookError('body_consumed', PARSED_HINT);
-  return readNodeBody(req, limit);
+  return { body: await readNodeBody(req, limit), reserialized: false };
 }
 
 /** An Express request handler for a receiver (also works as `router.post(path, handler)`). */
@@ -55,7 +73,7 @@ export function expressHandler(
     void (async () => {
       let result: ReceiveResult;
       try {
-        const body = await rawBody(req, receiver.maxBodyBytes);
+        const { body, reserialized } = await rawBody(req, receiver.maxBodyBytes);
         const url = options.publicUrl?.(req) ?? requestUrl(req, req.originalUrl);
         result = await receiver.handle({
           headers: req.headers,
@@ -63,6 +81,15 @@ export function expressHandler(
           url,
           ...(req.method === undefined ? {} : { method: req.method }),
         });
+        // Same length as sent: those were compact bytes, and a mismatch is a real bad signature (401).
+        // Another length: the sender's formatting was lost with the stream, so say how to fix the app.
+        if (
+          reserialized &&
+          result.error?.code === 'invalid_signature' &&
+          req.headers['content-length'] !== String(Buffer.byteLength(body as string))
+        ) {
+          result = receiver.reject(new WebhookError('parsed_body', PARSED_HINT));
+        }
       } catch (error) {
         result = receiver.reject(error);
       }

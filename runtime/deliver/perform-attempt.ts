@@ -5,6 +5,7 @@
 import { type AttemptClassification, classifyAttempt } from '../classify.js';
 import type { SignatureConfig } from '../contract.js';
 import { isWebhookError, WebhookError } from '../errors.js';
+import type { SendTracing } from '../otel/types.js';
 import { createSignatureScheme } from '../signing/resolve.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { parseAddress } from './address.js';
@@ -115,11 +116,28 @@ export class TargetCache {
   }
 }
 
+let sendTracing: SendTracing | undefined;
+
+/**
+ * Traces every delivery attempt of this process (outbox workers and `sendNow`): a span per attempt
+ * and its W3C `traceparent` header, so the receiver continues the trace. `undefined` turns it off.
+ */
+export function setSendTracing(tracing: SendTracing | undefined): void {
+  sendTracing = tracing;
+}
+
 export async function performAttempt(input: PerformAttemptInput): Promise<PerformedAttempt> {
   const startedAt = input.now();
   const clock = performance.now();
   let response: AttemptResponse | undefined;
   let failure: unknown;
+  const traceHeaders: Record<string, string> = {};
+  let span: ReturnType<SendTracing['startAttempt']> | undefined;
+  try {
+    span = sendTracing?.startAttempt(traceHeaders, { 'webhook.id': input.messageId, 'url.full': input.url });
+  } catch {
+    // A broken tracer must not stop deliveries.
+  }
   try {
     const scheme = (input.schemes ?? new SchemeCache()).forEndpoint(
       input.signature,
@@ -137,7 +155,16 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
       : await resolveTarget(input.url, input.policy);
     response = await sendAttempt({
       target,
-      headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers, ...signed },
+      headers:
+        span === undefined
+          ? { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers, ...signed }
+          : {
+              'content-type': 'application/json',
+              'user-agent': USER_AGENT,
+              ...traceHeaders,
+              ...input.headers,
+              ...signed,
+            },
       body: input.body,
       timeoutMs: input.timeoutMs,
       ...(input.agents ? { agents: input.agents } : {}),
@@ -148,6 +175,11 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
     failure = error;
   }
   const status = response?.status;
+  try {
+    span?.end(status, status === undefined ? failure : undefined);
+  } catch {
+    // As above.
+  }
   const classification = classifyAttempt(status !== undefined ? { status } : { error: failure });
   const durationMs = response?.durationMs ?? Math.round((performance.now() - clock) * 100) / 100;
   return {

@@ -12,6 +12,7 @@ import { webHandler } from '../adapters/web.js';
 import { bodyTooLarge, toBytes, toText } from '../bytes.js';
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
+import type { DeliverySpan } from '../otel/types.js';
 import { getDescriptor } from '../presets/catalog.js';
 import type { HandshakeResponse, PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
 import { createSignatureSchemeWeb, type SchemeFactory } from '../signing/resolve-web.js';
@@ -22,6 +23,8 @@ import { Completions } from './completion.js';
 import { decodeBody } from './decode-body.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
 import { type AnyHandler, headerRecord, isThenable } from './handler-event.js';
+import { Listeners } from './listeners.js';
+import { consoleLogger, elapsed, reportResult, safeLog, safely } from './observe.js';
 import { type Checked, policyCheck } from './policy.js';
 import { errorResult, statusResult, toWebhookError } from './respond.js';
 import { type Ids, type RunContext, storeFailure } from './run-context.js';
@@ -36,6 +39,7 @@ import {
 import type {
   CommonReceiverOptions,
   ErrorContext,
+  HandlerTx,
   ReceiveRequest,
   ReceiveResult,
   Receiver,
@@ -57,8 +61,49 @@ interface LooseOptions extends CommonReceiverOptions<EventMapBase> {
   readonly store?: IdempotencyStore<unknown>;
   readonly dedupe?: boolean;
   readonly transactional?: boolean;
-  readonly handlers: { readonly [event: string]: AnyHandler | undefined };
+  readonly handlers?: { readonly [event: string]: AnyHandler | undefined };
   readonly unknownEvent?: 'ignore' | 'reject' | AnyHandler;
+  readonly onUnknown?: AnyHandler;
+  readonly preHandle?: AnyHandler;
+}
+
+/** Ends a phase span once (the claim phase ends when the handler starts or when the run returns). */
+function phaseOf(span: DeliverySpan | undefined, name: 'verify' | 'validate' | 'claim' | 'handle') {
+  const phase = span?.phase(name);
+  let open = phase !== undefined;
+  return (error?: unknown): void => {
+    if (!open) return;
+    open = false;
+    phase?.end(error);
+  };
+}
+
+/** The handler inside a `handle` span. */
+function tracedHandler(handler: AnyHandler, span: DeliverySpan): AnyHandler {
+  return (event) => {
+    const end = phaseOf(span, 'handle');
+    let out: unknown;
+    try {
+      out = handler(event);
+    } catch (error) {
+      end(error);
+      throw error;
+    }
+    if (!isThenable(out)) {
+      end();
+      return out;
+    }
+    return Promise.resolve(out).then(
+      (value) => {
+        end();
+        return value;
+      },
+      (error: unknown) => {
+        end(error);
+        throw error;
+      },
+    );
+  };
 }
 
 /**
@@ -103,7 +148,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
   schemes: SchemeFactory = createSignatureSchemeWeb,
-): Receiver<M> {
+): Receiver<M, HandlerTx<Tx, T>> {
   const o = options as unknown as LooseOptions;
   const now = o.now ?? Date.now;
   const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
@@ -114,7 +159,15 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   const store = o.dedupe === false ? undefined : o.store;
   const ttlMs = o.ttlMs ?? store?.ttlMs ?? provider?.dedupeTtlMs ?? DEFAULT_TTL_MS;
   const unknownEvent = o.unknownEvent ?? 'ignore';
-  const handlers = o.handlers ?? {};
+  const listeners = new Listeners({
+    handlers: o.handlers ?? {},
+    unknownHandler: typeof unknownEvent === 'function' ? unknownEvent : o.onUnknown,
+    preHandle: o.preHandle,
+  });
+  if (typeof unknownEvent === 'function' && o.onUnknown !== undefined) listeners.onUnknown(o.onUnknown);
+  const logger = o.logger ?? consoleLogger;
+  const hooks = o.hooks;
+  const tracing = o.tracing;
   const queue = o.queue ?? store?.queue;
   // Providers with short deadlines (Slack 3 s, Discord) default to ack-fast when the store can queue
   // durably (SQLite, PostgreSQL, or an explicit `queue`); with one that cannot (Redis, memory) they stay
@@ -181,7 +234,8 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   const fail = (error: unknown, context: { id?: string; type?: string }): ReceiveResult => {
     const e = toWebhookError(error);
     const outcome = e.status >= 500 ? 'failed' : 'rejected';
-    if (e.code === 'parsed_body' || e.code === 'body_consumed') console.error(`[gen-webhooks] ${e.message}`);
+    // A failure is the operator's to fix (a misconfigured app, a failing handler or store): logged.
+    if (e.status >= 500) safeLog(logger, 'error', { code: e.code, status: e.status, ...context }, e.message);
     report(e, { outcome, ...context });
     // An unavailable store is worth retrying soon (a timeout, a dropped connection).
     if (e.code === 'store_error') return errorResult(e, outcome, { ...context, headers: storeRetry });
@@ -230,13 +284,9 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   const run = o.transactional === true && store !== undefined ? transactionalRun(ctx) : plainRun(ctx);
   const boundedQueue = queue === undefined ? undefined : queueWithDeadline(queue, storeTimeoutMs, now);
 
-  const handlerFor = (name: string | undefined): AnyHandler | undefined => {
-    if (name === undefined) return typeof unknownEvent === 'function' ? unknownEvent : undefined;
-    // Own keys only: an event named `constructor` with no handler must not run Object's constructor.
-    return Object.hasOwn(handlers, name) ? handlers[name] : undefined;
-  };
+  const handlerFor = (name: string | undefined): AnyHandler | undefined => listeners.handlerFor(name);
 
-  const handle = async (request: ReceiveRequest): Promise<ReceiveResult> => {
+  const receive = async (request: ReceiveRequest, span: DeliverySpan | undefined): Promise<ReceiveResult> => {
     const context: { id?: string; type?: string } = {};
     try {
       const bytes = toBytes(request.body as RawBody);
@@ -253,12 +303,22 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
         );
         if (early !== undefined) return handshakeResult(early);
       }
-      const verifying = scheme.verify(
-        url === undefined
-          ? { headers: request.headers, body: bytes }
-          : { headers: request.headers, body: bytes, url },
-      );
-      const verified = isThenable(verifying) ? await verifying : verifying;
+      const endVerify = phaseOf(span, 'verify');
+      const verifyStarted = hooks?.verified === undefined ? 0 : performance.now();
+      let verified: Awaited<ReturnType<typeof scheme.verify>>;
+      try {
+        const verifying = scheme.verify(
+          url === undefined
+            ? { headers: request.headers, body: bytes }
+            : { headers: request.headers, body: bytes, url },
+        );
+        verified = isThenable(verifying) ? await verifying : verifying;
+      } catch (error) {
+        endVerify(error);
+        throw error;
+      }
+      endVerify();
+      if (hooks?.verified !== undefined) safely(hooks.verified, { durationMs: elapsed(verifyStarted) });
       const body = parseBody(bytes, request.headers);
       const handshaking = provider?.handshake(request.headers, body, presetOptions);
       const handshake = isThenable(handshaking) ? await handshaking : handshaking;
@@ -267,6 +327,11 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       const id = provider?.eventId(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
       context.id = id;
       context.type = x.event ?? x.type;
+      span?.setAttributes({
+        'webhook.id': id,
+        'webhook.type': context.type,
+        ...(x.event === undefined ? { 'webhook.unknown': true } : {}),
+      });
       if (x.event === undefined && unknownEvent === 'reject') {
         throw new WebhookError('unknown_event', `Unknown event type "${x.type}"`, {
           details: { type: x.type },
@@ -274,14 +339,32 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       }
       const handler = handlerFor(x.event);
       if (handler === undefined) {
-        if (x.event === undefined) reportUnknown(x, context);
+        // A verified delivery of a type the contract does not know never vanishes silently: it
+        // reaches onError when one is set, else the logger.
+        if (x.event === undefined) {
+          if (o.onError !== undefined) reportUnknown(x, context);
+          else
+            safeLog(
+              logger,
+              'warn',
+              { id, type: x.type },
+              `Ignored a verified webhook of unknown type "${x.type}" (no onUnknown handler)`,
+            );
+        }
         return statusResult(200, 'ignored', 'ignored', context);
       }
       let validated: Checked;
       if (x.event === undefined) validated = { data: x.data, issues: [] };
       else {
-        const checking = check(x.event, x.data, x.dataPointer, { id, type: x.event });
-        validated = checking instanceof Promise ? await checking : checking;
+        const endValidate = phaseOf(span, 'validate');
+        try {
+          const checking = check(x.event, x.data, x.dataPointer, { id, type: x.event });
+          validated = checking instanceof Promise ? await checking : checking;
+        } catch (error) {
+          endValidate(error);
+          throw error;
+        }
+        endValidate();
       }
       if (mode === 'ack-fast') {
         const headers = headerRecord(request.headers);
@@ -315,20 +398,54 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
         }
         return statusResult(200, 'queued', 'queued', context);
       }
-      return await run(
-        {
-          id,
-          type: x.event ?? x.type,
-          timestamp: x.timestamp,
-          data: validated.data,
-          headers: request.headers,
-          issues: validated.issues,
-        },
-        handler,
-      );
+      const parts = {
+        id,
+        type: x.event ?? x.type,
+        timestamp: x.timestamp,
+        data: validated.data,
+        headers: request.headers,
+        issues: validated.issues,
+      };
+      if (span === undefined) return await run(parts, handler);
+      const endClaim = phaseOf(span, 'claim');
+      const result = await run(parts, tracedHandler(handler, span), () => endClaim());
+      endClaim();
+      return result;
     } catch (error) {
       return fail(error, context);
     }
+  };
+
+  const handle = async (request: ReceiveRequest): Promise<ReceiveResult> => {
+    if (hooks === undefined && tracing === undefined) return receive(request, undefined);
+    const started = performance.now();
+    if (hooks?.received !== undefined) {
+      safely(hooks.received, {
+        ...(request.method === undefined ? {} : { method: request.method }),
+        ...(request.url === undefined ? {} : { url: request.url }),
+      });
+    }
+    let span: DeliverySpan | undefined;
+    try {
+      span = tracing?.startDelivery(request.headers);
+    } catch {
+      // A broken tracer must not change the answer.
+    }
+    const result = await receive(request, span);
+    if (hooks !== undefined) reportResult(hooks, result, started);
+    if (span !== undefined) {
+      try {
+        span.end(
+          result.outcome,
+          result.error === undefined
+            ? undefined
+            : { code: result.error.code, status: result.error.status, message: result.error.message },
+        );
+      } catch {
+        // As above.
+      }
+    }
+    return result;
   };
 
   const worker =
@@ -362,7 +479,19 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     return fail(error, {});
   };
 
-  const receiver: Receiver<M> = {
+  const receiver = {
+    on(name: string, handler: AnyHandler) {
+      listeners.on(name, handler);
+      return receiver;
+    },
+    onAny(handler: AnyHandler) {
+      listeners.onAny(handler);
+      return receiver;
+    },
+    onUnknown(handler: AnyHandler) {
+      listeners.onUnknown(handler);
+      return receiver;
+    },
     handle,
     reject,
     maxBodyBytes,
@@ -374,7 +503,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       await worker?.stop();
       await completions.stop();
     },
-  };
+  } as unknown as Receiver<M, HandlerTx<Tx, T>>;
   const fetchHandler = webHandler(receiver);
   return receiver;
 }

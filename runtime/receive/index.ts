@@ -1,7 +1,9 @@
 /** The receiver: verify → replay window → parse → validate → claim → handle → done; ack-fast queue. */
 export { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
+export type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './hooks.js';
 export { createReceiver } from './receiver-node.js';
 export type {
+  AnyReceivedEvent,
   CommonReceiverOptions,
   DedupeOptions,
   DrainResult,

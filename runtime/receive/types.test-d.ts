@@ -45,7 +45,7 @@ const typed = createReceiver(petstore, {
     },
   },
 });
-expectTypeOf(typed).toEqualTypeOf<Receiver<PetstoreEvents>>();
+expectTypeOf(typed).toEqualTypeOf<Receiver<PetstoreEvents, undefined>>();
 
 // exhaustive: true makes a missing handler a compile error; partial handlers are fine without it.
 // @ts-expect-error TS2345 `Property '"pet.listed"' is missing` (exhaustive)
@@ -135,3 +135,42 @@ createReceiver(petstore, { secret: SECRET, dedupe: false, transactional: true, h
 createReceiver(petstore, { secret: SECRET, store, validation: 'lenient', handlers: {} });
 // @ts-expect-error TS2322 `'"background"' is not assignable`
 createReceiver(petstore, { secret: SECRET, store, mode: 'background', handlers: {} });
+
+// receiver.on / onAny / onUnknown: names checked, payloads narrowed, tx carried; handlers optional.
+const listening = createReceiver(petstore, { secret: SECRET, store });
+listening.on('pet.adopted', (event) => {
+  expectTypeOf(event.data).toEqualTypeOf<PetAdopted>();
+  expectTypeOf(event.type).toEqualTypeOf<'pet.adopted'>();
+  expectTypeOf(event.tx).toEqualTypeOf<undefined>();
+});
+// @ts-expect-error TS2345 `'"nope"' is not assignable to parameter` not an event of the contract
+listening.on('nope', () => {});
+listening.on('pet.listed', (event) => {
+  // @ts-expect-error TS2339 `'adopter' does not exist on type 'PetListed'`
+  void event.data.adopter;
+});
+listening.onAny((event) => {
+  if (event.type === 'pet.adopted') expectTypeOf(event.data).toEqualTypeOf<PetAdopted>();
+  else expectTypeOf(event.data).toEqualTypeOf<PetListed>();
+});
+listening.onUnknown((event) => {
+  expectTypeOf(event).toEqualTypeOf<UnknownEvent>();
+});
+expectTypeOf(listening.on('pet.adopted', () => {})).toEqualTypeOf(listening);
+// A typed receiver is still a `Receiver`.
+const plain: Receiver = listening;
+void plain;
+createReceiver(petstore, {
+  secret: SECRET,
+  store: sqlite,
+  transactional: true,
+  onUnknown: (event) => {
+    expectTypeOf(event).toEqualTypeOf<UnknownEvent<Database.Database>>();
+  },
+  preHandle: (event) => {
+    expectTypeOf(event.tx).toEqualTypeOf<Database.Database>();
+    if (event.type === 'pet.adopted') expectTypeOf(event.data).toEqualTypeOf<PetAdopted | unknown>();
+  },
+}).on('pet.adopted', (event) => {
+  expectTypeOf(event.tx).toEqualTypeOf<Database.Database>();
+});

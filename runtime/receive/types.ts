@@ -2,10 +2,14 @@
 import type { NodeRequest, NodeResponse } from '../adapters/node-types.js';
 import type { EventMapBase, EventName } from '../contract.js';
 import type { WebhookError } from '../errors.js';
+import type { ReceiveTracing } from '../otel/types.js';
 import type { PresetOptions } from '../presets/types.js';
 import type { HeadersInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
 import type { EventQueue, IdempotencyStore } from '../stores/types.js';
 import type { Tolerance } from '../timestamp.js';
+import type { ReceiveOutcome, ReceiverHooks, ReceiverLogger } from './hooks.js';
+
+export type { ReceiveOutcome } from './hooks.js';
 
 /** One validation problem; `path` is a JSON pointer into the request body (e.g. `/data/petId`). */
 export interface ValidationIssue {
@@ -50,10 +54,18 @@ export type ExhaustiveHandlers<M extends EventMapBase, Tx = undefined> = {
   readonly [K in EventName<M>]-?: Handler<M, K, Tx>;
 };
 
-/** `exhaustive: true` makes a missing handler a compile error. */
+/** Any contract event, as a union narrowed by `type` (what `onAny` and `preHandle` receive). */
+export type AnyReceivedEvent<M extends EventMapBase, Tx = undefined> = {
+  [K in EventName<M>]: ReceivedEvent<K, M[K], Tx>;
+}[EventName<M>];
+
+/**
+ * `exhaustive: true` makes a missing handler a compile error. Without it `handlers` may be left out
+ * and handlers added with `receiver.on(name, handler)`.
+ */
 export type HandlerOptions<M extends EventMapBase, Tx> =
   | { readonly exhaustive: true; readonly handlers: ExhaustiveHandlers<M, Tx> }
-  | { readonly exhaustive?: false; readonly handlers: Handlers<M, Tx> };
+  | { readonly exhaustive?: false; readonly handlers?: Handlers<M, Tx> };
 
 export type UnknownEventPolicy<Tx = undefined> = 'ignore' | 'reject' | ((event: UnknownEvent<Tx>) => unknown);
 
@@ -130,6 +142,12 @@ export interface CommonReceiverOptions<M extends EventMapBase> {
   readonly worker?: WorkerOptions;
   /** Lease-owner token generator (injectable for tests). Default: a random UUID per receiver plus a counter. */
   readonly token?: () => string;
+  /** Where warnings and errors go (pino, console, …). Default: the console, warnings and errors only. */
+  readonly logger?: ReceiverLogger;
+  /** Lifecycle hooks with durations: received, verified, duplicate, processed, rejected. */
+  readonly hooks?: ReceiverHooks;
+  /** Tracing (OpenTelemetry through `otelTracing(api)`): a span per delivery with child spans. */
+  readonly tracing?: ReceiveTracing;
 }
 
 export type ReceiverOptions<
@@ -139,8 +157,20 @@ export type ReceiverOptions<
 > = CommonReceiverOptions<M> &
   DedupeOptions<Tx, T> &
   HandlerOptions<M, HandlerTx<Tx, T>> & {
-    /** What to do with event types the contract does not define. Default `ignore` (2xx, so no retries). */
+    /**
+     * What to do with event types the contract does not define. Default `ignore`: 2xx (so no
+     * retries), handed to `onUnknown` when there is one, else logged as a warning.
+     */
     readonly unknownEvent?: UnknownEventPolicy<HandlerTx<Tx, T>>;
+    /** Runs for every verified delivery whose type the contract does not define (not with `reject`). */
+    readonly onUnknown?: (event: UnknownEvent<HandlerTx<Tx, T>>) => unknown;
+    /**
+     * Runs before the handlers of every delivery that has one, inside the claim (and transaction);
+     * throwing fails the delivery like a handler (500, the retry runs it again).
+     */
+    readonly preHandle?: (
+      event: AnyReceivedEvent<M, HandlerTx<Tx, T>> | UnknownEvent<HandlerTx<Tx, T>>,
+    ) => unknown;
   };
 
 export interface ErrorContext {
@@ -148,15 +178,6 @@ export interface ErrorContext {
   readonly id?: string;
   readonly type?: string;
 }
-
-export type ReceiveOutcome =
-  | 'processed'
-  | 'duplicate'
-  | 'in_progress'
-  | 'ignored'
-  | 'rejected'
-  | 'queued'
-  | 'failed';
 
 export interface ReceiveRequest {
   readonly headers: HeadersInput;
@@ -189,7 +210,29 @@ export interface DrainResult {
   readonly failed: number;
 }
 
-export interface Receiver<M extends EventMapBase = EventMapBase> {
+/** A callback compared bivariantly, so `Receiver<PetstoreEvents>` stays assignable to `Receiver`. */
+type Listener<E> = { bivarianceHack(event: E): unknown }['bivarianceHack'];
+
+// The listener methods read the event map and tx from `this` (the phantom fields) rather than from
+// `M`, so `Receiver<PetstoreEvents>` stays assignable to `Receiver` (M stays covariant).
+interface TypedReceiver {
+  readonly __events?: EventMapBase;
+  readonly __tx?: unknown;
+}
+type EventsOf<R extends TypedReceiver> = NonNullable<R['__events']>;
+type TxOf<R extends TypedReceiver> = R extends { readonly __tx?: infer T } ? T : undefined;
+
+export interface Receiver<M extends EventMapBase = EventMapBase, Tx = unknown> {
+  /** Adds a handler for one contract event (after the `handlers` map entry; all run, in order). */
+  on<R extends TypedReceiver, K extends EventName<EventsOf<R>>>(
+    this: R,
+    name: K,
+    handler: Listener<ReceivedEvent<K, EventsOf<R>[K], TxOf<R>>>,
+  ): R;
+  /** Adds a handler for every contract event (after the event's own handlers). */
+  onAny<R extends TypedReceiver>(this: R, handler: Listener<AnyReceivedEvent<EventsOf<R>, TxOf<R>>>): R;
+  /** Adds a handler for verified deliveries whose type the contract does not define. */
+  onUnknown<R extends TypedReceiver>(this: R, handler: Listener<UnknownEvent<TxOf<R>>>): R;
   /** The framework-neutral entry point. */
   handle(request: ReceiveRequest): Promise<ReceiveResult>;
   /** Web-standard handler: Hono, Next.js route handlers, Bun, Deno, Workers. */
@@ -211,4 +254,6 @@ export interface Receiver<M extends EventMapBase = EventMapBase> {
   readonly maxBodyBytes: number;
   /** Phantom field carrying the event map for typed helpers. */
   readonly __events?: M;
+  /** Phantom field carrying the handlers' `tx` type. */
+  readonly __tx?: Tx;
 }

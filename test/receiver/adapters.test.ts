@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expressHandler } from '../../runtime/adapters/express.js';
 import { fastifyWebhook } from '../../runtime/adapters/fastify.js';
 import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { standardWebhookHeaders } from '../../runtime/signing/standard-webhooks.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { adopted, delivery, type PetAdopted, petstore, SECRET } from './fixtures.js';
 import { type Listening, listen, post } from './http.js';
@@ -27,6 +28,24 @@ function receiver(maxBodyBytes?: number) {
     handlers: { 'pet.adopted': (event) => void handled.push(event.data) },
   });
   return { r, handled };
+}
+
+/** A signed delivery whose bytes are pretty-printed JSON (not what JSON.stringify gives back). */
+function prettyDelivery(): { headers: Record<string, string>; body: string } {
+  const id = `msg_pretty_${Date.now()}_${Math.random()}`;
+  const timestamp = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify(
+    { id, type: 'pet.adopted', timestamp: new Date(timestamp * 1000).toISOString(), data: adopted('p') },
+    null,
+    2,
+  );
+  return {
+    headers: {
+      'content-type': 'application/json',
+      ...standardWebhookHeaders({ id, timestamp, body, secret: SECRET }),
+    },
+    body,
+  };
 }
 
 async function checkProtocol(url: string, handled: PetAdopted[]): Promise<void> {
@@ -109,18 +128,49 @@ describe('adapters over real HTTP', () => {
     await checkProtocol(`${server.url}/hooks`, handled);
   });
 
-  it('Express: explains the fix when express.json() consumed the body (500 parsed_body)', async () => {
+  it('Express: a route-level express.raw() verifies under a global express.json()', async () => {
     const { r, handled } = receiver();
     const app = express();
     app.use(express.json());
+    app.post('/hooks', express.raw({ type: '*/*' }), expressHandler(r));
+    const server = await listen(http.createServer(app));
+    open.push(server);
+    await checkProtocol(`${server.url}/hooks`, handled);
+  });
+
+  it('Express: the express.json({ verify }) raw-body pattern verifies any sender bytes', async () => {
+    const { r, handled } = receiver();
+    const app = express();
+    app.use(
+      express.json({
+        verify: (req, _res, buf) => {
+          (req as { rawBody?: Buffer }).rawBody = buf;
+        },
+      }),
+    );
     app.post('/hooks', expressHandler(r));
     const server = await listen(http.createServer(app));
     open.push(server);
+    await checkProtocol(`${server.url}/hooks`, handled);
+    const answer = await post(`${server.url}/hooks`, prettyDelivery());
+    expect(answer.status).toBe(200);
+    expect(handled).toHaveLength(2);
+  });
+
+  it('Express: explains the fix when express.json() consumed non-compact bytes (500 parsed_body)', async () => {
+    const { r, handled } = receiver();
+    const app = express();
+    app.use(express.json());
+    app.post('/hooks', express.raw({ type: '*/*' }), expressHandler(r));
+    const server = await listen(http.createServer(app));
+    open.push(server);
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const answer = await post(`${server.url}/hooks`, delivery('pet.adopted', adopted()));
+    const answer = await post(`${server.url}/hooks`, prettyDelivery());
     expect(answer.status).toBe(500);
     expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'parsed_body' } });
-    expect(String(log.mock.calls[0]?.[0])).toMatch(/before express\.json\(\)/);
+    const logged = log.mock.calls.map((call) => String(call[0])).join('\n');
+    expect(logged).toMatch(/before app\.use\(express\.json\(\)\)/);
+    expect(logged).toMatch(/req\.rawBody = buf/);
     log.mockRestore();
     expect(handled).toEqual([]);
   });

@@ -1,0 +1,135 @@
+/**
+ * OpenTelemetry for the receiver and the sender, from the `@opentelemetry/api` module the app passes
+ * in (`import * as api from '@opentelemetry/api'; otelTracing(api)`). Typed structurally: the runtime
+ * never imports the package, so it works without it installed.
+ *
+ * Receiver: a SERVER span `webhook receive` per delivery, continuing the sender's W3C `traceparent`,
+ * with children `webhook verify|validate|claim|handle`; attributes `webhook.id`, `webhook.type`,
+ * `webhook.outcome` (and `webhook.error.code`). Sender: a CLIENT span `webhook send` per attempt whose
+ * context goes out as `traceparent`.
+ */
+import { getHeader } from '../headers.js';
+import type { HeadersInput } from '../signing/scheme.js';
+import type { DeliverySpan, ReceiveTracing, SendTracing, TraceAttributes } from './types.js';
+
+type Context = unknown;
+interface SpanLike {
+  setAttributes(attributes: TraceAttributes): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  recordException(exception: unknown): unknown;
+  end(): void;
+}
+interface TracerLike {
+  startSpan(
+    name: string,
+    options?: { kind?: number; attributes?: TraceAttributes },
+    context?: Context,
+  ): SpanLike;
+}
+interface PropagatorLike {
+  extract(context: Context, carrier: unknown, getter: GetterLike): Context;
+  inject(context: Context, carrier: unknown, setter: SetterLike): void;
+}
+interface GetterLike {
+  keys(carrier: unknown): string[];
+  get(carrier: unknown, key: string): string | undefined;
+}
+interface SetterLike {
+  set(carrier: unknown, key: string, value: string): void;
+}
+
+/** The parts of `@opentelemetry/api` used here. */
+export interface OtelApiLike {
+  readonly trace: {
+    getTracer(name: string, version?: string): TracerLike;
+    setSpan(context: Context, span: SpanLike): Context;
+  };
+  readonly context: { active(): Context };
+  readonly propagation: PropagatorLike;
+}
+
+export interface OtelTracingOptions {
+  /** Default `api.trace.getTracer('gen-webhooks')`. */
+  readonly tracer?: TracerLike;
+  /** Default `api.propagation` (the globally registered propagator). */
+  readonly propagator?: PropagatorLike;
+}
+
+// SpanKind and SpanStatusCode values of the API (stable since 1.0).
+const SERVER = 1;
+const CLIENT = 2;
+const OK = 1;
+const ERROR = 2;
+
+const headerGetter: GetterLike = {
+  keys: (carrier) => {
+    const headers = carrier as HeadersInput;
+    if (typeof (headers as Headers).forEach === 'function') {
+      const names: string[] = [];
+      (headers as Headers).forEach((_value, name) => void names.push(name));
+      return names;
+    }
+    return Object.keys(headers as object).map((name) => name.toLowerCase());
+  },
+  get: (carrier, key) => getHeader(carrier as HeadersInput, key),
+};
+const recordSetter: SetterLike = {
+  set: (carrier, key, value) => {
+    (carrier as Record<string, string>)[key] = value;
+  },
+};
+
+function fail(span: SpanLike, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: ERROR, message: error instanceof Error ? error.message : String(error) });
+}
+
+export function otelTracing(
+  api: OtelApiLike,
+  options: OtelTracingOptions = {},
+): ReceiveTracing & SendTracing {
+  const tracer = options.tracer ?? api.trace.getTracer('gen-webhooks');
+  const propagator = options.propagator ?? api.propagation;
+  return {
+    startDelivery(headers): DeliverySpan {
+      const parent = propagator.extract(api.context.active(), headers, headerGetter);
+      const span = tracer.startSpan('webhook receive', { kind: SERVER }, parent);
+      const inside = api.trace.setSpan(parent, span);
+      return {
+        phase(name) {
+          const child = tracer.startSpan(`webhook ${name}`, {}, inside);
+          return {
+            end(error) {
+              if (error !== undefined) fail(child, error);
+              child.end();
+            },
+          };
+        },
+        setAttributes: (attributes) => void span.setAttributes(attributes),
+        end(outcome, error) {
+          span.setAttributes({
+            'webhook.outcome': outcome,
+            ...(error === undefined ? {} : { 'webhook.error.code': error.code }),
+          });
+          if (error !== undefined && error.status >= 400)
+            span.setStatus({ code: ERROR, message: `${error.code}: ${error.message}` });
+          else span.setStatus({ code: OK });
+          span.end();
+        },
+      };
+    },
+    startAttempt(headers, attributes) {
+      const active = api.context.active();
+      const span = tracer.startSpan('webhook send', { kind: CLIENT, attributes }, active);
+      propagator.inject(api.trace.setSpan(active, span), headers, recordSetter);
+      return {
+        end(status, error) {
+          if (status !== undefined) span.setAttributes({ 'http.response.status_code': status });
+          if (error !== undefined) fail(span, error);
+          else if (status !== undefined && status >= 400) span.setStatus({ code: ERROR });
+          span.end();
+        },
+      };
+    },
+  };
+}
