@@ -340,9 +340,9 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       const handler = handlerFor(x.event);
       if (handler === undefined) {
         // A verified delivery of a type the contract does not know never vanishes silently: it
-        // reaches onError when one is set, else the logger.
+        // reaches onError when one is set, a given logger, else the console once per type.
         if (x.event === undefined) {
-          if (o.onError !== undefined) reportUnknown(x, context);
+          if (o.onError !== undefined || o.logger === undefined) reportUnknown(x, context);
           else
             safeLog(
               logger,

@@ -241,6 +241,8 @@ export function unknownReporter(
     }
     if (logged.size >= 100 || logged.has(x.type)) return;
     logged.add(x.type);
-    console.warn(`[gen-webhooks] ${error.message} (pass onError or unknownEvent to handle these)`);
+    console.warn(`[gen-webhooks] ${error.message} (pass onError or unknownEvent to handle these)`, {
+      type: x.type,
+    });
   };
 }
