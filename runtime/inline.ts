@@ -7,5 +7,7 @@
 export type { Contract, StandardSchemaV1 } from './contract.js';
 export type { Sender, SenderOptions } from './deliver/sender.js';
 export { createSender } from './deliver/sender.js';
+export { createParser } from './receive/parser-node.js';
 export { createReceiver } from './receive/receiver-node.js';
 export type { Receiver, ReceiverOptions } from './receive/types.js';
+export type { Parser, ParserOptions } from './receive/verify-and-parse.js';

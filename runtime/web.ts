@@ -79,6 +79,13 @@ export type {
   ValidationPolicy,
   WorkerOptions,
 } from './receive/types.js';
+export {
+  createParser,
+  type ParsedEvent,
+  type ParseInput,
+  type Parser,
+  type ParserOptions,
+} from './receive/verify-and-parse.js';
 export { decodeBase64, decodeHex, encodeBase64, encodeHex } from './signing/encoding.js';
 export type { HmacConfig } from './signing/hmac-scheme-core.js';
 export { createSignatureSchemeWeb as createSignatureScheme } from './signing/resolve-web.js';

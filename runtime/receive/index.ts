@@ -1,6 +1,7 @@
 /** The receiver: verify → replay window → parse → validate → claim → handle → done; ack-fast queue. */
 export { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 export type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './hooks.js';
+export { createParser } from './parser-node.js';
 export { createReceiver } from './receiver-node.js';
 export type {
   AnyReceivedEvent,
@@ -26,10 +27,9 @@ export type {
   ValidationPolicy,
   WorkerOptions,
 } from './types.js';
-export {
-  createParser,
-  type ParsedEvent,
-  type ParseInput,
-  type Parser,
-  type ParserOptions,
+export type {
+  ParsedEvent,
+  ParseInput,
+  Parser,
+  ParserOptions,
 } from './verify-and-parse.js';

@@ -5,11 +5,11 @@
 import type { Contract, EventMapBase } from '../contract.js';
 import { createSignatureScheme } from '../signing/resolve.js';
 import { createReceiver as createPipeline } from './create-receiver.js';
-import type { Receiver, ReceiverOptions } from './types.js';
+import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
 
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
-): Receiver<M> {
+): Receiver<M, HandlerTx<Tx, T>> {
   return createPipeline(contract, options, createSignatureScheme);
 }

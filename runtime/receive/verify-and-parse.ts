@@ -10,9 +10,9 @@ import { readRequestBody } from '../adapters/web.js';
 import { bodyTooLarge, toBytes, toText } from '../bytes.js';
 import type { Contract, EventMapBase, EventName, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { getProvider } from '../presets/registry.js';
+import { getDescriptor } from '../presets/catalog.js';
 import type { PresetOptions } from '../presets/types.js';
-import { createSignatureScheme } from '../signing/resolve.js';
+import { createSignatureSchemeWeb, type SchemeFactory } from '../signing/resolve-web.js';
 import type { HeadersInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
 import { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 import { createDispatcher } from './dispatch.js';
@@ -83,13 +83,16 @@ async function contentId(bytes: Uint8Array): Promise<string> {
   return `sha256:${hex}`;
 }
 
+/** `schemes` builds the signature scheme: Web Crypto by default, node:crypto from the Node entry. */
 export function createParser<M extends EventMapBase>(
   contract: Contract<M>,
   options: ParserOptions,
+  schemes: SchemeFactory = createSignatureSchemeWeb,
 ): Parser<M> {
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const provider = contract.signature.kind === 'preset' ? getProvider(contract.signature.preset) : undefined;
+  const provider =
+    contract.signature.kind === 'preset' ? getDescriptor(contract.signature.preset) : undefined;
   if (options.scheme === undefined && options.secret === undefined && contract.signature.kind !== 'none') {
     throw new WebhookError(
       'invalid_config',
@@ -98,7 +101,7 @@ export function createParser<M extends EventMapBase>(
   }
   const scheme =
     options.scheme ??
-    createSignatureScheme(contract.signature, {
+    schemes(contract.signature, {
       ...(options.preset ?? {}),
       secret: (options.secret ?? []) as never,
       ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../signing/sha256.js';
 import { MAX_KEY_BYTES, storeKey } from './key.js';
-import { sha256Hex } from './sha256.js';
 
 describe('sha256Hex', () => {
   it('agrees with node:crypto on any bytes, padding boundaries included', () => {

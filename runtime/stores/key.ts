@@ -4,7 +4,7 @@
  * and enqueue (503 on every retry: a poison event). Every store, not only PostgreSQL, keys a long
  * key by its digest, so moving between stores never changes which events count as duplicates.
  */
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../signing/sha256.js';
 
 /** Keys up to this many UTF-8 bytes are stored as they are. */
 export const MAX_KEY_BYTES = 200;
