@@ -7,7 +7,11 @@
 export type { Contract, StandardSchemaV1 } from './contract.js';
 export type { Sender, SenderOptions } from './deliver/sender.js';
 export { createSender } from './deliver/sender.js';
+// The SDK package's smoke test signs fixtures and dedupes in memory with the inlined copy alone.
+export { buildEnvelope } from './envelope.js';
 export { createParser } from './receive/parser-node.js';
 export { createReceiver } from './receive/receiver-node.js';
 export type { Receiver, ReceiverOptions } from './receive/types.js';
 export type { Parser, ParserOptions } from './receive/verify-and-parse.js';
+export { createSignatureScheme } from './signing/resolve.js';
+export { memoryStore } from './stores/memory.js';
