@@ -5,7 +5,8 @@
  *
  * Receiver: a SERVER span `webhook receive` per delivery, continuing the sender's W3C `traceparent`,
  * with children `webhook verify|validate|claim|handle`; attributes `webhook.id`, `webhook.type`,
- * `webhook.outcome` (and `webhook.error.code`). Sender: a CLIENT span `webhook send` per attempt whose
+ * `webhook.outcome` (and `webhook.error.code`). The ack-fast worker: a CONSUMER span `webhook process`
+ * per run of a queued event, continuing the same `traceparent`, children `validate|claim|handle`. Sender: a CLIENT span `webhook send` per attempt whose
  * context goes out as `traceparent`.
  */
 import { getHeader } from '../headers.js';
@@ -58,6 +59,7 @@ export interface OtelTracingOptions {
 // SpanKind and SpanStatusCode values of the API (stable since 1.0).
 const SERVER = 1;
 const CLIENT = 2;
+const CONSUMER = 4;
 const OK = 1;
 const ERROR = 2;
 
@@ -90,34 +92,36 @@ export function otelTracing(
 ): ReceiveTracing & SendTracing {
   const tracer = options.tracer ?? api.trace.getTracer('gen-webhooks');
   const propagator = options.propagator ?? api.propagation;
+  const deliverySpan = (name: string, kind: number, headers: HeadersInput): DeliverySpan => {
+    const parent = propagator.extract(api.context.active(), headers, headerGetter);
+    const span = tracer.startSpan(name, { kind }, parent);
+    const inside = api.trace.setSpan(parent, span);
+    return {
+      phase(phase) {
+        const child = tracer.startSpan(`webhook ${phase}`, {}, inside);
+        return {
+          end(error) {
+            if (error !== undefined) fail(child, error);
+            child.end();
+          },
+        };
+      },
+      setAttributes: (attributes) => void span.setAttributes(attributes),
+      end(outcome, error) {
+        span.setAttributes({
+          'webhook.outcome': outcome,
+          ...(error === undefined ? {} : { 'webhook.error.code': error.code }),
+        });
+        if (error !== undefined && error.status >= 400)
+          span.setStatus({ code: ERROR, message: `${error.code}: ${error.message}` });
+        else span.setStatus({ code: OK });
+        span.end();
+      },
+    };
+  };
   return {
-    startDelivery(headers): DeliverySpan {
-      const parent = propagator.extract(api.context.active(), headers, headerGetter);
-      const span = tracer.startSpan('webhook receive', { kind: SERVER }, parent);
-      const inside = api.trace.setSpan(parent, span);
-      return {
-        phase(name) {
-          const child = tracer.startSpan(`webhook ${name}`, {}, inside);
-          return {
-            end(error) {
-              if (error !== undefined) fail(child, error);
-              child.end();
-            },
-          };
-        },
-        setAttributes: (attributes) => void span.setAttributes(attributes),
-        end(outcome, error) {
-          span.setAttributes({
-            'webhook.outcome': outcome,
-            ...(error === undefined ? {} : { 'webhook.error.code': error.code }),
-          });
-          if (error !== undefined && error.status >= 400)
-            span.setStatus({ code: ERROR, message: `${error.code}: ${error.message}` });
-          else span.setStatus({ code: OK });
-          span.end();
-        },
-      };
-    },
+    startDelivery: (headers) => deliverySpan('webhook receive', SERVER, headers),
+    startProcessing: (headers) => deliverySpan('webhook process', CONSUMER, headers),
     startAttempt(headers, attributes) {
       const active = api.context.active();
       const span = tracer.startSpan('webhook send', { kind: CLIENT, attributes }, active);

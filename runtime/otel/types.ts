@@ -27,6 +27,11 @@ export interface DeliverySpan {
 /** Receiver side: one span per delivery, continuing the sender's W3C `traceparent` when present. */
 export interface ReceiveTracing {
   startDelivery(headers: HeadersInput): DeliverySpan;
+  /**
+   * The ack-fast worker running a queued event (its stored headers carry the sender's
+   * `traceparent`). Without it the worker uses `startDelivery`.
+   */
+  startProcessing?(headers: HeadersInput): DeliverySpan;
 }
 
 /** Sender side: one span per attempt; `headers` gets `traceparent` (and `tracestate`). */

@@ -36,6 +36,7 @@ import {
   queueWithDeadline,
   storeWithDeadline,
 } from './store-deadline.js';
+import { endSpan, phaseOf, tracedHandler } from './trace-phases.js';
 import type {
   CommonReceiverOptions,
   ErrorContext,
@@ -65,45 +66,6 @@ interface LooseOptions extends CommonReceiverOptions<EventMapBase> {
   readonly unknownEvent?: 'ignore' | 'reject' | AnyHandler;
   readonly onUnknown?: AnyHandler;
   readonly preHandle?: AnyHandler;
-}
-
-/** Ends a phase span once (the claim phase ends when the handler starts or when the run returns). */
-function phaseOf(span: DeliverySpan | undefined, name: 'verify' | 'validate' | 'claim' | 'handle') {
-  const phase = span?.phase(name);
-  let open = phase !== undefined;
-  return (error?: unknown): void => {
-    if (!open) return;
-    open = false;
-    phase?.end(error);
-  };
-}
-
-/** The handler inside a `handle` span. */
-function tracedHandler(handler: AnyHandler, span: DeliverySpan): AnyHandler {
-  return (event) => {
-    const end = phaseOf(span, 'handle');
-    let out: unknown;
-    try {
-      out = handler(event);
-    } catch (error) {
-      end(error);
-      throw error;
-    }
-    if (!isThenable(out)) {
-      end();
-      return out;
-    }
-    return Promise.resolve(out).then(
-      (value) => {
-        end();
-        return value;
-      },
-      (error: unknown) => {
-        end(error);
-        throw error;
-      },
-    );
-  };
 }
 
 /**
@@ -433,18 +395,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     }
     const result = await receive(request, span);
     if (hooks !== undefined) reportResult(hooks, result, started);
-    if (span !== undefined) {
-      try {
-        span.end(
-          result.outcome,
-          result.error === undefined
-            ? undefined
-            : { code: result.error.code, status: result.error.status, message: result.error.message },
-        );
-      } catch {
-        // As above.
-      }
-    }
+    endSpan(span, result);
     return result;
   };
 
@@ -463,6 +414,8 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
             handlerFor,
             check,
             fail,
+            hooks,
+            tracing,
           }),
           onLoopError: (error) => report(storeFailure(error), { outcome: 'failed' }),
           options: o.worker ?? {},

@@ -17,17 +17,39 @@ export interface ReceiverLogger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface DeliveryTiming {
+/**
+ * Where a hook fired: absent for the HTTP request, `'queue'` for an event the ack-fast worker took
+ * from its queue (`attempt`: that event's handler runs so far, this one included).
+ */
+export interface HookSource {
+  readonly source?: 'queue';
+  readonly attempt?: number;
+}
+
+export interface DeliveryTiming extends HookSource {
   readonly id?: string;
   readonly type?: string;
-  /** Milliseconds since the delivery was received. */
+  /** Milliseconds since the delivery was received (taken from the queue, for `source: 'queue'`). */
   readonly durationMs: number;
 }
 
 export interface ReceiverHooks {
-  /** A request arrived (before anything is read from it). */
-  readonly received?: (info: { readonly method?: string; readonly url?: string }) => void;
-  /** The signature (and replay window) checked out; `durationMs` is the time verification took. */
+  /**
+   * A request arrived (before anything is read from it), or the ack-fast worker took a queued event
+   * (`source: 'queue'`, with its `id` and `type`).
+   */
+  readonly received?: (
+    info: HookSource & {
+      readonly method?: string;
+      readonly url?: string;
+      readonly id?: string;
+      readonly type?: string;
+    },
+  ) => void;
+  /**
+   * The signature (and replay window) checked out; `durationMs` is the time verification took. Fired
+   * on the request only: the worker runs events that were verified before they were queued.
+   */
   readonly verified?: (info: DeliveryTiming) => void;
   /** An event id already processed: answered 200 without running a handler. */
   readonly duplicate?: (info: DeliveryTiming) => void;

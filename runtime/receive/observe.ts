@@ -4,7 +4,7 @@
  * changes an answer.
  */
 import type { WebhookError } from '../errors.js';
-import type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './hooks.js';
+import type { DeliveryTiming, HookSource, ReceiverHooks, ReceiverLogger } from './hooks.js';
 import type { ReceiveResult } from './types.js';
 
 const PREFIX = '[gen-webhooks]';
@@ -44,8 +44,14 @@ export function elapsed(started: number): number {
 }
 
 /** Fires `duplicate` / `processed` / `rejected` for a finished delivery. */
-export function reportResult(hooks: ReceiverHooks, result: ReceiveResult, started: number): void {
+export function reportResult(
+  hooks: ReceiverHooks,
+  result: ReceiveResult,
+  started: number,
+  source: HookSource = {},
+): void {
   const base: DeliveryTiming = {
+    ...source,
     ...(result.id === undefined ? {} : { id: result.id }),
     ...(result.type === undefined ? {} : { type: result.type }),
     durationMs: elapsed(started),
