@@ -4,6 +4,9 @@
  * are generic over the event map `M` (event name → payload interface), so the public types are the
  * generated interfaces and never `z.infer`.
  */
+import type { HandshakeConfig } from './handshake-config.js';
+
+export type * from './handshake-config.js';
 
 /** The Standard Schema v1 interface (https://standardschema.dev), implemented by zod v4 schemas. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -210,6 +213,8 @@ export interface Contract<M extends EventMapBase = EventMapBase> {
   readonly retry?: BackoffConfig;
   /** Non-JSON bodies the deliveries use (default: JSON only). */
   readonly bodies?: BodyFormats;
+  /** Endpoint handshakes the receiver answers by itself (`x-gen-webhooks.handshakes`). */
+  readonly handshakes?: readonly HandshakeConfig[];
 }
 
 /** Identity helper that checks a descriptor against the event map. */

@@ -16,10 +16,11 @@ import type { DeliverySpan } from '../otel/types.js';
 import { getDescriptor } from '../presets/catalog.js';
 import type { HandshakeResponse, PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
 import { createSignatureSchemeWeb, type SchemeFactory } from '../signing/resolve-web.js';
-import type { HeadersInput, RawBody } from '../signing/scheme.js';
+import type { HeadersInput, RawBody, Secret } from '../signing/scheme.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type EventQueue, type IdempotencyStore } from '../stores/types.js';
 import { type QueuedPayload, queueProcessor } from './ack-fast.js';
 import { Completions } from './completion.js';
+import { contractHandshakes } from './contract-handshakes.js';
 import { decodeBody } from './decode-body.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
 import { type AnyHandler, headerRecord, isThenable } from './handler-event.js';
@@ -178,6 +179,16 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     now,
   };
   const scheme = o.scheme ?? schemes(contract.signature, presetOptions);
+  // A preset answers its provider's handshakes; any other contract answers the ones it declares and
+  // the sender's endpoint verification event (unless it declares an event of that name itself).
+  const ownHandshakes =
+    provider === undefined
+      ? contractHandshakes(
+          contract.handshakes ?? [],
+          o.secret === undefined ? [] : Array.isArray(o.secret) ? o.secret : [o.secret as Secret],
+          { verificationEvent: !Object.hasOwn(contract.events, 'webhook.verification') },
+        )
+      : undefined;
   const dispatch = createDispatcher(contract);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
   const keyOf = (id: string): string => `${contract.name}:${id}`;
@@ -265,6 +276,15 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
         );
         if (early !== undefined) return handshakeResult(early);
       }
+      if (ownHandshakes?.before !== undefined) {
+        const early = await ownHandshakes.before({
+          method: request.method,
+          url,
+          headers: request.headers,
+          body: bytes,
+        });
+        if (early !== undefined) return handshakeResult(early);
+      }
       const endVerify = phaseOf(span, 'verify');
       const verifyStarted = hooks?.verified === undefined ? 0 : performance.now();
       let verified: Awaited<ReturnType<typeof scheme.verify>>;
@@ -285,6 +305,14 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       const handshaking = provider?.handshake(request.headers, body, presetOptions);
       const handshake = isThenable(handshaking) ? await handshaking : handshaking;
       if (handshake !== undefined) return handshakeResult(handshake);
+      if (ownHandshakes !== undefined) {
+        const answering = ownHandshakes.after(
+          { method: request.method, url, headers: request.headers, body: bytes },
+          body,
+        );
+        const own = isThenable(answering) ? await answering : answering;
+        if (own !== undefined) return handshakeResult(own);
+      }
       const x = dispatch(body, request.headers, verified);
       const id = provider?.eventId(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
       context.id = id;
