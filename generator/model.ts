@@ -13,6 +13,7 @@ import type {
   BackoffConfig,
   BodyFormats,
   EnvelopeConfig,
+  HandshakeConfig,
   SelectorConfig,
   SignatureConfig,
 } from '@gen-webhooks/runtime';
@@ -67,6 +68,8 @@ export interface ContractModel {
   readonly envelope: EnvelopeConfig;
   readonly selector: SelectorConfig;
   readonly retry?: BackoffConfig;
+  /** Endpoint handshakes the generated receiver answers (`x-gen-webhooks.handshakes`). */
+  readonly handshakes?: readonly HandshakeConfig[];
   /** Form-encoded / multipart bodies some events use (absent: JSON only). */
   readonly bodies?: BodyFormats;
   readonly diagnostics: readonly Diagnostic[];

@@ -48,6 +48,7 @@ export function emitContractFile(
     `  selector: ${literal(model.selector, '  ')},\n`,
     model.retry !== undefined ? `  retry: ${literal(model.retry, '  ')},\n` : '',
     model.bodies !== undefined ? `  bodies: ${literal(model.bodies, '  ')},\n` : '',
+    model.handshakes !== undefined ? `  handshakes: ${literal(model.handshakes, '  ')},\n` : '',
     '};\n',
   ];
   return lines.join('');

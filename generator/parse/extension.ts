@@ -7,20 +7,32 @@ import type {
   BackoffConfig,
   EnvelopeConfig,
   EnvelopeMetaField,
+  HandshakeConfig,
   JitterConfig,
   SelectorConfig,
   SignatureConfig,
 } from '@gen-webhooks/runtime';
-import { GeneratorError } from '../errors.js';
-import { child, isRecord, type Loc } from '../load/document-store.js';
+import { child, type Loc } from '../load/document-store.js';
+import { readHandshakes } from './extension-handshakes.js';
+import {
+  EXTENSION_KEY,
+  fail,
+  number,
+  object,
+  oneOf,
+  onlyKeys,
+  optionalText,
+  text,
+} from './extension-values.js';
 
-export const EXTENSION_KEY = 'x-gen-webhooks';
+export { EXTENSION_KEY };
 
 export interface RootExtension {
   readonly signature?: SignatureConfig;
   readonly envelope?: EnvelopeConfig;
   readonly selector?: SelectorConfig;
   readonly retry?: BackoffConfig;
+  readonly handshakes?: readonly HandshakeConfig[];
 }
 
 export interface EventExtension {
@@ -56,65 +68,6 @@ const PRESETS = [
   'plaid',
   'okta',
 ] as const;
-
-function fail(loc: Loc, message: string, expected: string): never {
-  throw new GeneratorError('invalid_extension', `${EXTENSION_KEY}: ${message}`, {
-    file: loc.doc.display,
-    pointer: loc.pointer,
-    expected,
-  });
-}
-
-function object(loc: Loc, what: string): Record<string, unknown> {
-  if (!isRecord(loc.value)) fail(loc, `${what} must be a mapping`, `a mapping (${what})`);
-  return loc.value;
-}
-
-function onlyKeys(loc: Loc, value: Record<string, unknown>, allowed: readonly string[], what: string): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      fail(child(loc, key), `unknown key "${key}" in ${what}`, `one of ${allowed.join(', ')}`);
-    }
-  }
-}
-
-function oneOf<T extends string>(loc: Loc, allowed: readonly T[], what: string): T {
-  if (typeof loc.value !== 'string' || !(allowed as readonly string[]).includes(loc.value)) {
-    fail(
-      loc,
-      `invalid ${what} ${JSON.stringify(loc.value)}`,
-      `one of ${allowed.map((a) => `"${a}"`).join(', ')}`,
-    );
-  }
-  return loc.value as T;
-}
-
-function text(loc: Loc, what: string): string {
-  if (typeof loc.value !== 'string' || loc.value === '') {
-    fail(loc, `${what} must be a non-empty string`, 'a non-empty string');
-  }
-  return loc.value;
-}
-
-function optionalText(loc: Loc, what: string): string | undefined {
-  return loc.value === undefined ? undefined : text(loc, what);
-}
-
-function number(loc: Loc, what: string, min: number, opts: { integer?: boolean; max?: number } = {}): number {
-  const v = loc.value;
-  const kind = opts.integer ? 'an integer' : 'a number';
-  const range = opts.max === undefined ? `>= ${min}` : `between ${min} and ${opts.max}`;
-  if (
-    typeof v !== 'number' ||
-    !Number.isFinite(v) ||
-    (opts.integer && !Number.isInteger(v)) ||
-    v < min ||
-    (opts.max !== undefined && v > opts.max)
-  ) {
-    fail(loc, `invalid ${what} ${JSON.stringify(v)}`, `${kind} ${range}`);
-  }
-  return v;
-}
 
 function signature(loc: Loc): SignatureConfig {
   const value = object(loc, 'signature');
@@ -316,17 +269,29 @@ export function readRootExtension(root: Loc): RootExtension {
   const loc = child(root, EXTENSION_KEY);
   if (loc.value === undefined) return {};
   const value = object(loc, EXTENSION_KEY);
-  onlyKeys(loc, value, ['signature', 'envelope', 'selector', 'retry'], 'the root extension');
+  onlyKeys(loc, value, ['signature', 'envelope', 'selector', 'retry', 'handshakes'], 'the root extension');
   const out: {
     signature?: SignatureConfig;
     envelope?: EnvelopeConfig;
     selector?: SelectorConfig;
     retry?: BackoffConfig;
+    handshakes?: readonly HandshakeConfig[];
   } = {};
   if (value.signature !== undefined) out.signature = signature(child(loc, 'signature'));
   if (value.envelope !== undefined) out.envelope = envelope(child(loc, 'envelope'));
   if (value.selector !== undefined) out.selector = selector(child(loc, 'selector'));
   if (value.retry !== undefined) out.retry = retry(child(loc, 'retry'));
+  if (value.handshakes !== undefined) {
+    const handshakesLoc = child(loc, 'handshakes');
+    if (out.signature?.kind === 'preset') {
+      fail(
+        handshakesLoc,
+        `handshakes cannot be declared with the "${out.signature.preset}" preset, which answers its provider's own`,
+        'no handshakes beside a preset signature',
+      );
+    }
+    out.handshakes = readHandshakes(handshakesLoc);
+  }
   return out;
 }
 

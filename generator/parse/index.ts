@@ -247,6 +247,7 @@ async function loadOne(
     envelope,
     selector,
     ...(extension.retry ? { retry: extension.retry } : {}),
+    ...(extension.handshakes ? { handshakes: extension.handshakes } : {}),
     ...bodyFormats(drafts),
     diagnostics,
   };
