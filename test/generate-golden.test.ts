@@ -20,6 +20,7 @@ const SPECS = [
   'test/golden/specs/edge-cases.openapi31.yaml',
   'test/golden/specs/chat.asyncapi26.yaml',
   'test/golden/specs/chat.asyncapi3.yaml',
+  'test/golden/specs/keys.openapi31.yaml',
 ];
 const update = process.env.UPDATE_GOLDEN === '1';
 
@@ -52,6 +53,7 @@ describe('golden output', async () => {
       'chat-asyncapi26',
       'chat-asyncapi3',
       'edge-cases-openapi31',
+      'keys-openapi31',
       'notifications-asyncapi26',
       'petstore-asyncapi',
       'petstore-openapi',
