@@ -45,6 +45,11 @@ describe('AsyncAPI directions', () => {
     ]);
     // The selector is derived from the events alone (`type` const per event).
     expect(model.selector).toEqual({ kind: 'body', field: 'type' });
+    expect(model.diagnostics.map((d) => [d.level, d.code, d.message])).toContainEqual([
+      'info',
+      'client_messages',
+      'both directions: the 2 message(s) the application receives (publish operations) are ClientMessages, not webhook events: heartbeat, message.post',
+    ]);
   });
 
   it('3.x: action send → events, action receive → received', async () => {

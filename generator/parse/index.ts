@@ -182,6 +182,16 @@ async function loadOne(
   );
   // Everything below (signature, envelope, selector, matches) is about the webhook events only.
   const drafts = directed.events;
+  if (directed.received !== undefined) {
+    const names = directed.received.map((d) => d.name).sort();
+    const listed = names.slice(0, 8).join(', ') + (names.length > 8 ? `, and ${names.length - 8} more` : '');
+    diagnostics.push({
+      level: 'info',
+      code: 'client_messages',
+      message: `both directions: the ${names.length} message(s) the application receives (${format === 'asyncapi-2' ? 'publish' : 'receive'} operations) are ClientMessages, not webhook events: ${listed}`,
+      file,
+    });
+  }
   // Precedence: the caller's override, x-gen-webhooks, another generator's dialect, GitHub, default.
   const vendor = github ? {} : readVendorDeclarations(ctx, root, drafts);
   const declared = override ?? extension.signature ?? vendor.signature;
