@@ -215,7 +215,10 @@ const worker :Workerd.Worker = (
   return Promise.race([ready(), exited, timeout]);
 }
 
-async function signed(which: 'petstore' | 'billing' | 'keys', id: string) {
+async function signed(
+  which: 'petstore' | 'billing' | 'keys',
+  id: string,
+): Promise<{ headers: Record<string, string>; body: string }> {
   if (which === 'keys') {
     // Signed by node:crypto alone (Fern's `{timestamp}.{body}`), verified in the runtime under test.
     const body = JSON.stringify({ type: 'invoice.paid', invoiceId: id, amount: 1200 });
