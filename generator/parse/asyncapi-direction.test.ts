@@ -11,6 +11,8 @@ import { stringify } from 'yaml';
 import { standardWebhookHeaders } from '../../runtime/signing/standard-webhooks.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { repoRoot } from '../../test/types/typecheck.js';
+import type { ResolvedPackage } from '../emit/package/package-json.js';
+import { emitReadme } from '../emit/package/readme.js';
 import { generate } from '../generate.js';
 import { loadContract } from './index.js';
 
@@ -50,6 +52,22 @@ describe('AsyncAPI directions', () => {
       'client_messages',
       'both directions: the 2 message(s) the application receives (publish operations) are ClientMessages, not webhook events: heartbeat, message.post',
     ]);
+  });
+
+  it("an SDK package's README lists the client messages apart from the events", async () => {
+    const model = await loadContract(spec26);
+    const pkg = { name: 'chat-webhooks', description: 'Chat', license: 'MIT' } as unknown as ResolvedPackage;
+    const readme = emitReadme({
+      model,
+      pkg,
+      fixtures: new Map(),
+      generatorVersion: '0.0.0',
+      source: 'chat.yaml',
+    });
+    const events = readme.slice(readme.indexOf('## Events (3)'), readme.indexOf('## Client messages (2)'));
+    expect(events).toContain('message.posted');
+    expect(events).not.toContain('message.post`');
+    expect(readme).toContain('- `message.post` — A client posts in a room');
   });
 
   it('3.x: action send → events, action receive → received', async () => {

@@ -76,6 +76,17 @@ function eventSection(input: ReadmeInput, event: EventModel): string {
   return parts.join('\n\n');
 }
 
+/** The other direction of a two-way AsyncAPI document: named, never received as events. */
+function clientMessagesSection(messages: readonly EventModel[]): string[] {
+  return [
+    `## Client messages (${messages.length})`,
+    `What clients send the application (the other direction): typed as ${code('ClientMessages')} and validated by ${code('clientMessageSchemas')}; the receiver does not accept them as events.`,
+    messages
+      .map((m) => `- ${code(m.name)}${m.summary === undefined ? '' : ` — ${text(m.summary)}`}`)
+      .join('\n'),
+  ];
+}
+
 /** The first event, and a field of its payload that reads well in `event.data.<field>`. */
 function sample(input: ReadmeInput): { event: string; field: string | undefined } {
   const [first] = input.model.events;
@@ -233,6 +244,7 @@ export function emitReadme(input: ReadmeInput): string {
     usage(input),
     `## Events (${model.events.length})`,
     ...events,
+    ...(model.received === undefined ? [] : clientMessagesSection(model.received)),
     licenseSection(pkg),
   ].join('\n\n')}\n`;
 }
