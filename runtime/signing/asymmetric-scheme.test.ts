@@ -165,6 +165,24 @@ describe('asymmetric keys and signature encodings', () => {
     }
   });
 
+  it('reports the timestamp only when the signature covers it', async () => {
+    const pair = PAIRS.get('ed25519') as Pair;
+    const config: AsymmetricConfig = {
+      kind: 'asymmetric',
+      header: 'X-Sig',
+      algorithm: 'ed25519',
+      encoding: 'base64',
+      timestampHeader: 'X-Ts',
+    };
+    const body = '{"c":3}';
+    const headers = {
+      'x-sig': sign(null, Buffer.from(body), pair.privateKey).toString('base64'),
+      'x-ts': String(NOW),
+    };
+    const scheme = asymmetricScheme(config, options('ed25519'));
+    expect(await scheme.verify({ headers, body })).toEqual({});
+  });
+
   it('takes an Ed25519 key as its 32 raw bytes (hex or base64) and hex signatures', async () => {
     const pair = PAIRS.get('ed25519') as Pair;
     const raw = Buffer.from(pair.publicKey.export({ format: 'jwk' }).x as string, 'base64url');

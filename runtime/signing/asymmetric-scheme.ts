@@ -76,6 +76,7 @@ export function asymmetricScheme(config: AsymmetricConfig, options: AsymmetricOp
   const compiled = compile(config);
   const { tolerance, now } = options;
   checkTolerance(tolerance);
+  const signsTimestamp = `${compiled.template.before}${compiled.template.after}`.includes('{timestamp}');
   // Read and checked now: a malformed key is `invalid_key` when the receiver/sender is built.
   const verifiers = keyList(options.publicKey).map((key) => publicKeyImporter(algorithm, key));
   const signers = keyList<PrivateKeyInput>(options.secret).map((key) => privateKeyImporter(algorithm, key));
@@ -145,7 +146,8 @@ export function asymmetricScheme(config: AsymmetricConfig, options: AsymmetricOp
           const cryptoKey = await key();
           for (const signature of signatures) {
             if (await subtle().verify(web.sign, cryptoKey, view(signature), data)) {
-              return delivered(undefined, timestamp);
+              // Only a signed timestamp is reported (VerifiedDelivery.timestamp).
+              return delivered(undefined, signsTimestamp ? timestamp : undefined);
             }
           }
         }
