@@ -33,9 +33,22 @@ export interface SourcedSchema {
 
 export type InputFormat = 'openapi-3.1' | 'openapi-3.0' | 'asyncapi-2' | 'asyncapi-3';
 
+/**
+ * Who sends a message of an AsyncAPI document that declares both directions: `send` — the document's
+ * application (3.x `action: send`, 2.x `subscribe`: clients subscribe to what it publishes), a webhook
+ * event; `receive` — the application receives it (3.x `action: receive`, 2.x `publish`), a message its
+ * clients send; `both` — one message used in both directions.
+ */
+export type Direction = 'send' | 'receive' | 'both';
+
 export interface EventModel {
   /** Event name as the contract spells it: `pet.adopted`, `issues.opened`, `branch-protection-rule`. */
   readonly name: string;
+  /**
+   * Set only in a contract with both directions (see Direction); absent, the event is a webhook
+   * event like every event of a one-direction contract.
+   */
+  readonly direction?: Direction;
   readonly summary?: string;
   readonly description?: string;
   readonly deprecated?: boolean;
@@ -60,8 +73,18 @@ export interface ContractModel {
   readonly format: InputFormat;
   /** Path of the root document as given to the loader. */
   readonly file: string;
-  /** Events in a deterministic order (sorted by name). */
+  /**
+   * The webhook events — what the contract's application sends, the typed sender sends and the typed
+   * receiver accepts — in a deterministic order (sorted by name). In a contract with both directions
+   * these are the `send` and `both` messages.
+   */
   readonly events: readonly EventModel[];
+  /**
+   * Only in an AsyncAPI contract with both directions: the messages the application receives from
+   * its clients (`receive` and `both`), sorted by name, whole message bodies (no envelope is cut).
+   * Typed and validated, never accepted as webhook events.
+   */
+  readonly received?: readonly EventModel[];
   /** Named schemas referenced by events (`#/schemas/<key>`), keys unique within the contract. */
   readonly schemas: { readonly [key: string]: SourcedSchema };
   readonly signature: SignatureConfig;

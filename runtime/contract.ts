@@ -61,6 +61,16 @@ export type PresetName =
   | 'okta';
 
 /** How deliveries of a contract are signed. Default: Standard Webhooks. */
+/** Public-key signature algorithms of `SignatureConfig` kind `asymmetric` (Fern's names). */
+export type AsymmetricAlgorithm =
+  | 'ed25519'
+  | 'ecdsa-sha256'
+  | 'ecdsa-sha384'
+  | 'ecdsa-sha512'
+  | 'rsa-sha256'
+  | 'rsa-sha384'
+  | 'rsa-sha512';
+
 export type SignatureConfig =
   | { readonly kind: 'standard-webhooks' }
   | {
@@ -80,6 +90,28 @@ export type SignatureConfig =
        * What is signed. `{body}`, `{timestamp}` and `{id}` are replaced; default `{body}`, or
        * `{timestamp}.{body}` when `timestampHeader` is set.
        */
+      readonly signedContent?: string;
+    }
+  | {
+      /**
+       * A public-key signature (Fern's `x-fern-webhook-signature` `type: asymmetric`): the sender signs
+       * with its private key (the endpoint's secret), receivers verify with the public key they are
+       * given (`publicKey` on createReceiver / createParser). Web Crypto, so it runs on edge runtimes.
+       */
+      readonly kind: 'asymmetric';
+      /** Header that carries the signature (case-insensitive). */
+      readonly header: string;
+      /**
+       * `ed25519`; `ecdsa-sha256` / `-sha384` / `-sha512` (P-256 / P-384 / P-521, DER or raw `r‖s`);
+       * `rsa-sha256` / `-sha384` / `-sha512` (RSASSA-PKCS1-v1_5).
+       */
+      readonly algorithm: AsymmetricAlgorithm;
+      readonly encoding: 'hex' | 'base64';
+      /** Text before the signature value. */
+      readonly prefix?: string;
+      /** Header with the Unix-seconds timestamp; when set it is checked against the window. */
+      readonly timestampHeader?: string;
+      /** What is signed: `{body}` and `{timestamp}` are replaced; default `{body}`. */
       readonly signedContent?: string;
     }
   | {

@@ -14,4 +14,5 @@ export { createReceiver } from './receive/receiver-node.js';
 export type { Receiver, ReceiverOptions } from './receive/types.js';
 export type { Parser, ParserOptions } from './receive/verify-and-parse.js';
 export { createSignatureScheme } from './signing/resolve.js';
+export type { PublicKeyInput } from './signing/scheme.js';
 export { memoryStore } from './stores/memory.js';

@@ -86,11 +86,18 @@ export {
   type Parser,
   type ParserOptions,
 } from './receive/verify-and-parse.js';
+export type { PrivateKeyInput } from './signing/asymmetric-keys.js';
+export {
+  type AsymmetricConfig,
+  type AsymmetricOptions,
+  asymmetricScheme,
+} from './signing/asymmetric-scheme.js';
 export { decodeBase64, decodeHex, encodeBase64, encodeHex } from './signing/encoding.js';
 export type { HmacConfig } from './signing/hmac-scheme-core.js';
 export { createSignatureSchemeWeb as createSignatureScheme } from './signing/resolve-web.js';
 export type {
   HeadersInput,
+  PublicKeyInput,
   RawBody,
   SchemeOptions,
   Secret,

@@ -1,7 +1,7 @@
 /**
  * Golden snapshots of the generated modules (test/golden/<contract>/<file>) for the Petstore
- * contracts and small specs covering OpenAPI 3.0 callbacks/x-webhooks, AsyncAPI 2.6 and naming edge
- * cases. `UPDATE_GOLDEN=1 npx vitest run test/generate-golden.test.ts` rewrites them.
+ * contracts and small specs covering OpenAPI 3.0 callbacks/x-webhooks, AsyncAPI 2.6, AsyncAPI 2.6 and 3.0
+ * documents with both directions, and naming edge cases. `UPDATE_GOLDEN=1 npx vitest run test/generate-golden.test.ts` rewrites them.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +18,9 @@ const SPECS = [
   'test/golden/specs/billing.openapi30.yaml',
   'test/golden/specs/notifications.asyncapi26.yaml',
   'test/golden/specs/edge-cases.openapi31.yaml',
+  'test/golden/specs/chat.asyncapi26.yaml',
+  'test/golden/specs/chat.asyncapi3.yaml',
+  'test/golden/specs/keys.openapi31.yaml',
 ];
 const update = process.env.UPDATE_GOLDEN === '1';
 
@@ -47,7 +50,10 @@ describe('golden output', async () => {
   it('covers every spec', () => {
     expect(folders.map((f) => f.folder).sort()).toEqual([
       'billing-openapi30',
+      'chat-asyncapi26',
+      'chat-asyncapi3',
       'edge-cases-openapi31',
+      'keys-openapi31',
       'notifications-asyncapi26',
       'petstore-asyncapi',
       'petstore-openapi',

@@ -42,7 +42,7 @@ describe('generated code compiles under tsc --strict', () => {
   it('package runtime mode, every file checked', async () => {
     const out = path.join(dir, 'package');
     const result = await generate({ inputs: SPECS, out, cwd: repoRoot, checkAll: true });
-    expect(result.contracts.length).toBe(5);
+    expect(result.contracts.length).toBe(8);
     const entries = result.contracts.map((c) => path.join(out, c.name, 'index.ts'));
     expect(generatedErrors(entries)).toEqual([]);
     for (const c of result.contracts)

@@ -176,9 +176,31 @@ export function emitFixturesFile(model: ContractModel, header: string, diagnosti
   });
   return [
     header,
-    "import type { EventName, Events } from './types.js';\n",
+    model.received === undefined
+      ? "import type { EventName, Events } from './types.js';\n"
+      : "import type { ClientMessageName, ClientMessages, EventName, Events } from './types.js';\n",
     '\n',
     "/** One valid payload per event (from the contract's examples, or synthesised from the schema). */\n",
     `export const fixtures: { [K in EventName]: Events[K] } = {${entries.length > 0 ? `\n${entries.join('')}` : ''}};\n`,
+    ...(model.received === undefined ? [] : ['\n', clientMessageFixtures(model, diagnostics)]),
+  ].join('');
+}
+
+/** One valid message per `ClientMessages` entry; no selector reads these, so none is imposed. */
+function clientMessageFixtures(model: ContractModel, diagnostics: Diagnostic[]): string {
+  const plain: ContractModel = { ...model, selector: { kind: 'schema' } };
+  const entries = (model.received ?? []).map((message) => {
+    const fixture = pickFixture(plain, message, diagnostics);
+    const text = literal(fixture.value, '  ');
+    if (fixture.valid) return `  ${key(message.name)}: ${text},\n`;
+    return `  // No valid message exists for this schema; this best effort does not validate.\n  ${key(
+      message.name,
+    )}: ${text} as unknown as ClientMessages[${quote(message.name)}],\n`;
+  });
+  return [
+    '/** One valid message per client message (the other direction; see `ClientMessages`). */\n',
+    `export const clientMessageFixtures: { [K in ClientMessageName]: ClientMessages[K] } = {${
+      entries.length > 0 ? `\n${entries.join('')}` : ''
+    }};\n`,
   ].join('');
 }

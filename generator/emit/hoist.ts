@@ -11,7 +11,7 @@
  */
 import { setOwn } from '../load/document-store.js';
 import { escapeToken } from '../load/pointer.js';
-import type { ContractModel, JsonSchema, JsonSchemaObject, SourcedSchema } from '../model.js';
+import type { ContractModel, EventModel, JsonSchema, JsonSchemaObject, SourcedSchema } from '../model.js';
 import { compareStrings } from './names.js';
 
 /** Smaller objects stay inline: a name costs more to read than a two-field literal. */
@@ -134,7 +134,8 @@ function hoist(model: ContractModel): ContractModel {
   // Event payloads stay where they are (an event's payload type is named after the event), so a
   // schema that is some event's whole payload is never hoisted.
   const eventRoots = new Set<number>();
-  for (const event of model.events) {
+  const received = model.received ?? [];
+  for (const event of [...model.events, ...received]) {
     const id = intern(event.payload.schema, event.payload.source, 'Schema');
     eventRoots.add(id);
     rootIds.push(id);
@@ -210,11 +211,15 @@ function hoist(model: ContractModel): ContractModel {
       source: (entries[id] as Entry).source,
     };
   }
-  const events = model.events.map((event, index) => {
-    const id = rootIds[namedKeys.length + index] as number;
+  const rebuilt = (offset: number) => (event: EventModel, index: number) => {
+    const id = rootIds[offset + index] as number;
     return { ...event, payload: { ...event.payload, schema: rebuild(id, event.payload.schema, true) } };
-  });
-  return changed ? { ...model, schemas, events } : model;
+  };
+  const events = model.events.map(rebuilt(namedKeys.length));
+  if (!changed) return model;
+  return model.received === undefined
+    ? { ...model, schemas, events }
+    : { ...model, schemas, events, received: received.map(rebuilt(namedKeys.length + events.length)) };
 }
 
 interface Slot {

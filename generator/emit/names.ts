@@ -13,6 +13,10 @@ export const MODULE_NAMES = [
   'Events',
   'EventName',
   'eventSchemas',
+  'ClientMessages',
+  'ClientMessageName',
+  'clientMessageSchemas',
+  'clientMessageFixtures',
   'contract',
   'fixtures',
   'createSender',
@@ -37,6 +41,8 @@ export interface ModuleNames {
   readonly schemas: ReadonlyMap<string, string>;
   /** In model order (sorted by event name). */
   readonly events: readonly EventNames[];
+  /** `model.received` (messages clients send the application), in model order; empty without. */
+  readonly received: readonly EventNames[];
 }
 
 /** Keywords that do not change what a `$ref` payload accepts. */
@@ -74,13 +80,30 @@ export function allocateNames(model: ContractModel): ModuleNames {
     types.set(key, type);
     schemas.set(key, ids.allocate(type, 'pascal', 'Schema'));
   }
-  const events = model.events.map((event): EventNames => {
-    const alias = aliasKey(event.payload.schema, model);
-    if (alias !== undefined) {
-      return { event, type: types.get(alias) ?? '', schema: schemas.get(alias) ?? '', inline: false };
+  const name =
+    (suffix: string) =>
+    (event: EventModel): EventNames => {
+      const alias = aliasKey(event.payload.schema, model);
+      if (alias !== undefined) {
+        return { event, type: types.get(alias) ?? '', schema: schemas.get(alias) ?? '', inline: false };
+      }
+      const type = ids.allocate(event.name, 'pascal', suffix);
+      return { event, type, schema: ids.allocate(type, 'pascal', 'Schema'), inline: true };
+    };
+  const events = model.events.map(name('Payload'));
+  // A client message's type says which way it goes (`PingMessage`), also beside an event `ping`.
+  // A message used both ways with the same body is one type (the event's) in both maps.
+  const byName = new Map(events.map((names) => [names.event.name, names]));
+  const received = (model.received ?? []).map((message) => {
+    const same = byName.get(message.name);
+    if (
+      same !== undefined &&
+      message.direction === 'both' &&
+      JSON.stringify(same.event.payload.schema) === JSON.stringify(message.payload.schema)
+    ) {
+      return { ...same, event: message, inline: false };
     }
-    const type = ids.allocate(event.name, 'pascal', 'Payload');
-    return { event, type, schema: ids.allocate(type, 'pascal', 'Schema'), inline: true };
+    return name('Message')(message);
   });
-  return { types, schemas, events };
+  return { types, schemas, events, received };
 }

@@ -39,7 +39,7 @@ export function emitSchemasFile(
     blocks.push(declare(name, type, schema, ctx));
     ctx.declare(key);
   }
-  for (const { event, type, schema, inline } of names.events) {
+  for (const { event, type, schema, inline } of [...names.events, ...names.received]) {
     if (!inline) continue;
     typeImports.add(type);
     blocks.push(declare(schema, type, event.payload, ctx));
@@ -53,6 +53,16 @@ export function emitSchemasFile(
       entries.length > 0 ? `\n${entries.join('')}` : ''
     }};`,
   );
+  if (model.received !== undefined) {
+    typeImports.add('ClientMessageName');
+    typeImports.add('ClientMessages');
+    const messages = names.received.map(({ event, schema }) => `  ${key(event.name)}: ${schema},\n`);
+    blocks.push(
+      `/** The schema of every message clients send the application (not webhook events; see \`ClientMessages\`). */\nexport const clientMessageSchemas: {\n  readonly [K in ClientMessageName]: StandardSchemaV1<unknown, ClientMessages[K]>;\n} = {${
+        messages.length > 0 ? `\n${messages.join('')}` : ''
+      }};`,
+    );
+  }
   const helpers = ZOD_HELPERS.filter((helper) => ctx.helpers.has(helper)).map(zodHelperSource);
   if (helpers.length > 0) blocks.unshift(...helpers);
   const imports = [...typeImports].sort(compareStrings);

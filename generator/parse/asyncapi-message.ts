@@ -23,6 +23,8 @@ export interface MessageUse {
   readonly version: 2 | 3;
   /** The document's `defaultContentType`. */
   readonly defaultContentType?: string;
+  /** Who sends it, from the operation (see EventDraft.direction); absent without an operation. */
+  readonly direction?: 'send' | 'receive';
 }
 
 /**
@@ -162,6 +164,7 @@ export function messageEvent(ctx: ParseContext, use: MessageUse): EventDraft | u
     bodyExamples: examples,
     ...(match && Object.keys(match).length > 0 ? { match } : {}),
     source: where(message),
+    ...(use.direction ? { direction: use.direction } : {}),
     identity: `${message.doc.id}#${message.pointer}`,
     operation: use.operation ?? message,
   };

@@ -16,6 +16,13 @@ const event = (model: ContractModel, name: string): EventModel => {
   return found;
 };
 
+/** A message the application receives (documents with both directions). */
+const received = (model: ContractModel, name: string): EventModel => {
+  const found = model.received?.find((e) => e.name === name);
+  if (!found) throw new Error(`no received message ${name}`);
+  return found;
+};
+
 describe('AsyncAPI 2.6', async () => {
   const file = fixture('asyncapi2/notifications.yaml');
   const model = await loadContract(file);
@@ -23,11 +30,15 @@ describe('AsyncAPI 2.6', async () => {
   it('reads publish/subscribe messages, oneOf members and names them', () => {
     expect(model.format).toBe('asyncapi-2');
     expect(model.version).toBe('1.10');
-    expect(model.events.map((e) => e.name)).toEqual([
-      'audit.audit', // no name/messageId: channel + operationId
-      'user.deleted', // messageId
-      'user.signedup', // name; used by two channels → one event
-      'user/events.userEvents.2', // unnamed oneOf member: channel + operationId + index
+    // Both directions: `subscribe` messages are the events, `publish` ones the application receives.
+    expect(model.events.map((e) => [e.name, e.direction])).toEqual([
+      ['audit.audit', 'send'], // no name/messageId: channel + operationId
+      ['user.signedup', 'both'], // name; used by two channels → one event
+    ]);
+    expect(model.received?.map((e) => [e.name, e.direction])).toEqual([
+      ['user.deleted', 'receive'], // messageId
+      ['user.signedup', 'both'],
+      ['user/events.userEvents.2', 'receive'], // unnamed oneOf member: channel + operationId + index
     ]);
   });
 
@@ -35,6 +46,7 @@ describe('AsyncAPI 2.6', async () => {
     const signedUp = event(model, 'user.signedup');
     expect(signedUp).toEqual({
       name: 'user.signedup',
+      direction: 'both',
       summary: 'User signed up',
       payload: {
         schema: { $ref: '#/schemas/User' },
@@ -44,7 +56,7 @@ describe('AsyncAPI 2.6', async () => {
       match: { body: 'user.signed_up' },
       source: `${file}#/components/messages/UserSignedUp`,
     });
-    expect(event(model, 'user.deleted').summary).toBe('A user was deleted');
+    expect(received(model, 'user.deleted').summary).toBe('A user was deleted');
   });
 
   it('merges trait headers into the message (JSON Merge Patch) and keeps only payload examples', () => {
@@ -74,14 +86,26 @@ describe('AsyncAPI 3.0', async () => {
 
   it('reads operations → channel → messages, including multi-format JSON schemas', () => {
     expect(model.format).toBe('asyncapi-3');
-    expect(model.events.map((e) => e.name)).toEqual(['order.cancelled', 'order.created']);
-    const cancelled = event(model, 'order.cancelled');
+    // `receiveOrders` lists no messages: it receives every message of its channel.
+    expect(model.events.map((e) => [e.name, e.direction])).toEqual([['order.created', 'both']]);
+    expect(model.received?.map((e) => [e.name, e.direction])).toEqual([
+      ['order.cancelled', 'receive'],
+      ['order.created', 'both'],
+    ]);
+    const cancelled = received(model, 'order.cancelled');
     expect(cancelled.summary).toBe('Order cancelled');
+    // A received message is typed whole: no envelope is cut from what clients send.
     expect(cancelled.payload).toEqual({
-      schema: { type: 'object', properties: { reason: { type: 'string' } } },
-      source: `${file}#/channels/orders/messages/cancelled/payload/schema/properties/body`,
+      schema: {
+        type: 'object',
+        properties: {
+          event: { type: 'string' },
+          body: { type: 'object', properties: { reason: { type: 'string' } } },
+        },
+      },
+      source: `${file}#/channels/orders/messages/cancelled/payload/schema`,
     });
-    expect(cancelled.examples).toEqual([{ reason: 'stock' }]);
+    expect(cancelled.examples).toEqual([{ event: 'order.cancelled', body: { reason: 'stock' } }]);
     expect(event(model, 'order.created').headers?.schema).toEqual({
       type: 'object',
       properties: { 'x-request-id': { type: 'string' } },

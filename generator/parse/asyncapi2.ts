@@ -3,6 +3,8 @@
  * operation (`message` or `message.oneOf`). A message reached twice (both operations, or two
  * channels) is one event. Name: `x-gen-webhooks.event` > `name` > `messageId` > its key under
  * `components/messages` (or in a shared messages file) > `<channel>.<operationId or publish/subscribe>` (+ `.<index>` in a oneOf).
+ * Direction (2.x names operations from the client's side): a `subscribe` message is one the
+ * application sends, a `publish` message one it receives.
  */
 import { child, isRecord, type Loc } from '../load/document-store.js';
 import { parsePointer } from '../load/pointer.js';
@@ -48,6 +50,7 @@ export function parseAsyncApi2(ctx: ParseContext, root: Loc): EventDraft[] {
           message,
           fallbackName,
           version: 2,
+          direction: action === 'subscribe' ? 'send' : 'receive',
           ...(members.length === 1 ? { operation } : {}),
           ...(defaultContentType !== undefined ? { defaultContentType } : {}),
         });

@@ -4,7 +4,8 @@
  * the operation's own channel's `messages` (the rule the official parser enforces); anything else is
  * `invalid_document`. A message reached twice is one event. Name: `x-gen-webhooks.event` (message,
  * then operation) > message `name` > the message's key in the channel. A document without
- * `operations` falls back to every channel message (info).
+ * `operations` falls back to every channel message (info). Each use carries its operation's action
+ * as the message's direction (parse/index.ts splits a document that has both).
  */
 
 import { GeneratorError } from '../errors.js';
@@ -17,7 +18,7 @@ export function parseAsyncApi3(ctx: ParseContext, root: Loc): EventDraft[] {
   const doc = root.value as Record<string, unknown>;
   const defaultContentType = optionalString(doc.defaultContentType);
   const drafts: EventDraft[] = [];
-  const use = (message: Loc, key: string, operation: Loc | undefined) => {
+  const use = (message: Loc, key: string, operation: Loc | undefined, direction?: 'send' | 'receive') => {
     const resolved = ctx.store.deref(message).loc;
     if (!isRecord(resolved.value)) {
       warn(ctx, message, 'invalid_message', 'the message is not an object; ignored');
@@ -28,6 +29,7 @@ export function parseAsyncApi3(ctx: ParseContext, root: Loc): EventDraft[] {
       fallbackName: key,
       version: 3,
       ...(operation ? { operation } : {}),
+      ...(direction ? { direction } : {}),
       ...(defaultContentType !== undefined ? { defaultContentType } : {}),
     });
     if (draft) drafts.push(draft);
@@ -71,7 +73,7 @@ export function parseAsyncApi3(ctx: ParseContext, root: Loc): EventDraft[] {
       if (!isRecord(channelMessages.value)) continue;
       const keys = Object.keys(channelMessages.value);
       for (const key of keys)
-        use(child(channelMessages, key), key, keys.length === 1 ? operation : undefined);
+        use(child(channelMessages, key), key, keys.length === 1 ? operation : undefined, action);
       continue;
     }
     for (let i = 0; i < listed.value.length; i++) {
@@ -88,7 +90,7 @@ export function parseAsyncApi3(ctx: ParseContext, root: Loc): EventDraft[] {
           },
         );
       }
-      use(child(channelMessages, key), key, listed.value.length === 1 ? operation : undefined);
+      use(child(channelMessages, key), key, listed.value.length === 1 ? operation : undefined, action);
     }
   }
   return drafts;

@@ -29,6 +29,12 @@ export interface EventDraft {
   readonly media?: { readonly kind: 'form' | 'multipart'; readonly jsonFields: readonly string[] };
   readonly match?: { readonly header?: string; readonly body?: string };
   readonly source: string;
+  /**
+   * AsyncAPI only: `send` when the document's application sends the message (3.x `action: send`,
+   * 2.x `subscribe`), `receive` when it receives it (3.x `receive`, 2.x `publish`); `both` once two
+   * uses of one message are merged (parse/index.ts).
+   */
+  readonly direction?: 'send' | 'receive' | 'both';
   /** Resolved location of the declaring operation/message: equal identities are the same event. */
   readonly identity: string;
   /** The declaring operation (or AsyncAPI message), for vendor extensions on it. */

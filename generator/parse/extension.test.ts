@@ -75,7 +75,25 @@ describe('x-gen-webhooks at the root', () => {
     });
   });
 
+  it('reads an asymmetric signature', () => {
+    const signature = {
+      kind: 'asymmetric',
+      header: 'X-Signature',
+      algorithm: 'ecdsa-sha256',
+      encoding: 'base64',
+      timestampHeader: 'X-Timestamp',
+      signedContent: '{timestamp}.{body}',
+    };
+    expect(readRootExtension(root({ signature }))).toEqual({ signature });
+  });
+
   const cases: [string, unknown, string, RegExp][] = [
+    [
+      'an unknown asymmetric algorithm',
+      { signature: { kind: 'asymmetric', header: 'X-S', algorithm: 'dsa', encoding: 'hex' } },
+      '/x-gen-webhooks/signature/algorithm',
+      /"ed25519", "ecdsa-sha256"/,
+    ],
     ['not a mapping', 'hmac', '/x-gen-webhooks', /a mapping/],
     [
       'an unknown top-level key',
@@ -87,7 +105,7 @@ describe('x-gen-webhooks at the root', () => {
       'an unknown signature kind',
       { signature: { kind: 'rsa' } },
       '/x-gen-webhooks/signature/kind',
-      /"standard-webhooks", "hmac", "preset", "none"/,
+      /"standard-webhooks", "hmac", "asymmetric", "preset", "none"/,
     ],
     [
       'an hmac without header',

@@ -69,11 +69,22 @@ const PRESETS = [
   'okta',
 ] as const;
 
+type Asymmetric = Extract<SignatureConfig, { kind: 'asymmetric' }>;
+const ASYMMETRIC_ALGORITHMS = [
+  'ed25519',
+  'ecdsa-sha256',
+  'ecdsa-sha384',
+  'ecdsa-sha512',
+  'rsa-sha256',
+  'rsa-sha384',
+  'rsa-sha512',
+] as const satisfies readonly Asymmetric['algorithm'][];
+
 function signature(loc: Loc): SignatureConfig {
   const value = object(loc, 'signature');
   const kind = oneOf(
     child(loc, 'kind'),
-    ['standard-webhooks', 'hmac', 'preset', 'none'] as const,
+    ['standard-webhooks', 'hmac', 'asymmetric', 'preset', 'none'] as const,
     'signature kind',
   );
   switch (kind) {
@@ -84,6 +95,39 @@ function signature(loc: Loc): SignatureConfig {
     case 'preset':
       onlyKeys(loc, value, ['kind', 'preset'], 'a "preset" signature');
       return { kind, preset: oneOf(child(loc, 'preset'), PRESETS, 'signature preset') };
+    case 'asymmetric': {
+      onlyKeys(
+        loc,
+        value,
+        ['kind', 'header', 'algorithm', 'encoding', 'prefix', 'timestampHeader', 'signedContent'],
+        'an "asymmetric" signature',
+      );
+      const out: { -readonly [K in keyof Asymmetric]: Asymmetric[K] } = {
+        kind,
+        header: text(child(loc, 'header'), 'signature header'),
+        algorithm: oneOf(child(loc, 'algorithm'), ASYMMETRIC_ALGORITHMS, 'signature algorithm'),
+        encoding: oneOf(child(loc, 'encoding'), ['hex', 'base64'] as const, 'signature encoding'),
+      };
+      if (value.prefix !== undefined) {
+        if (typeof value.prefix !== 'string')
+          fail(child(loc, 'prefix'), 'prefix must be a string', 'a string');
+        out.prefix = value.prefix;
+      }
+      const timestampHeader = optionalText(child(loc, 'timestampHeader'), 'timestampHeader');
+      if (timestampHeader !== undefined) out.timestampHeader = timestampHeader;
+      const signedContent = optionalText(child(loc, 'signedContent'), 'signedContent');
+      if (signedContent !== undefined) {
+        if (!signedContent.includes('{body}')) {
+          fail(
+            child(loc, 'signedContent'),
+            'signedContent must include {body}',
+            'a template containing {body}',
+          );
+        }
+        out.signedContent = signedContent;
+      }
+      return out;
+    }
     case 'hmac': {
       const keys = [
         'kind',

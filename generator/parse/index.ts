@@ -12,6 +12,7 @@ import { detectFormat, EXPECTED_FORMAT } from '../load/detect-format.js';
 import { DocumentStore, isRecord, type Loc } from '../load/document-store.js';
 import type { ParsedDocument } from '../load/read-document.js';
 import type { ContractModel, EventModel, InputFormat } from '../model.js';
+import { mergeDirection, splitDirections } from './asyncapi-direction.js';
 import { parseAsyncApi2 } from './asyncapi2.js';
 import { parseAsyncApi3 } from './asyncapi3.js';
 import { warnClosedAllOf } from './closed-allof.js';
@@ -169,14 +170,28 @@ async function loadOne(
     typeof options.signature === 'function' ? options.signature({ name, file }) : options.signature;
   const schemas = new SchemaNormalizer(store, diagnostics);
   const ctx: ParseContext = { store, schemas, diagnostics, github };
-  const drafts = uniqueDrafts(
-    ctx,
-    format === 'asyncapi-2'
-      ? parseAsyncApi2(ctx, root)
-      : format === 'asyncapi-3'
-        ? parseAsyncApi3(ctx, root)
-        : parseOpenApi(ctx, root, format === 'openapi-3.1'),
+  const directed = splitDirections(
+    uniqueDrafts(
+      ctx,
+      format === 'asyncapi-2'
+        ? parseAsyncApi2(ctx, root)
+        : format === 'asyncapi-3'
+          ? parseAsyncApi3(ctx, root)
+          : parseOpenApi(ctx, root, format === 'openapi-3.1'),
+    ),
   );
+  // Everything below (signature, envelope, selector, matches) is about the webhook events only.
+  const drafts = directed.events;
+  if (directed.received !== undefined) {
+    const names = directed.received.map((d) => d.name).sort();
+    const listed = names.slice(0, 8).join(', ') + (names.length > 8 ? `, and ${names.length - 8} more` : '');
+    diagnostics.push({
+      level: 'info',
+      code: 'client_messages',
+      message: `both directions: the ${names.length} message(s) the application receives (${format === 'asyncapi-2' ? 'publish' : 'receive'} operations) are ClientMessages, not webhook events: ${listed}`,
+      file,
+    });
+  }
   // Precedence: the caller's override, x-gen-webhooks, another generator's dialect, GitHub, default.
   const vendor = github ? {} : readVendorDeclarations(ctx, root, drafts);
   const declared = override ?? extension.signature ?? vendor.signature;
@@ -198,6 +213,7 @@ async function loadOne(
   const { envelope, selector } = derived;
   const matches = new Map([...derived.matches, ...(vendor.matches ?? [])]);
   const events = finalizeEvents(ctx, drafts, { envelope, selector, matches });
+  const received = directed.received && receivedMessages(ctx, directed.received);
   if (events.length === 0) {
     const skipped = diagnostics.filter((d) => SKIP_CODES.has(d.code));
     const listed = skipped.slice(0, 5).map((d) => `${d.message} at #${d.pointer ?? ''}`);
@@ -231,7 +247,7 @@ async function loadOne(
   const modelSchemas = expandDiscriminatedBases(schemas.finish(), diagnostics);
   warnClosedAllOf(
     modelSchemas,
-    events.map((e) => e.payload),
+    [...events, ...(received ?? [])].map((e) => e.payload),
     diagnostics,
   );
   const model: ContractModel = {
@@ -242,6 +258,7 @@ async function loadOne(
     format,
     file,
     events,
+    ...(received ? { received } : {}),
     schemas: modelSchemas,
     signature,
     envelope,
@@ -285,11 +302,19 @@ function expectedEvents(format: InputFormat): string {
 function uniqueDrafts(ctx: ParseContext, drafts: readonly EventDraft[]): EventDraft[] {
   const taken = new Map<string, string>(); // name → identity
   const out: EventDraft[] = [];
+  const index = new Map<string, number>(); // identity → position in out
   for (const draft of drafts) {
     let name = draft.name;
     const owner = taken.get(name);
-    if (owner === draft.identity) {
-      continue; // the same operation/message reached twice (shared callback, message used by two channels)
+    const seen = index.get(draft.identity);
+    if (owner === draft.identity || seen !== undefined) {
+      // The same operation/message reached twice (shared callback, message used by two channels or
+      // by a send and a receive operation): one event, in each direction it is used.
+      const first = out[seen ?? -1];
+      const direction = first && mergeDirection(first.direction, draft.direction);
+      if (first && direction !== first.direction && seen !== undefined)
+        out[seen] = { ...first, ...(direction ? { direction } : {}) };
+      continue;
     }
     if (owner !== undefined) {
       let n = 2;
@@ -303,6 +328,7 @@ function uniqueDrafts(ctx: ParseContext, drafts: readonly EventDraft[]): EventDr
       });
     }
     taken.set(name, draft.identity);
+    index.set(draft.identity, out.length);
     out.push(name === draft.name ? draft : { ...draft, name });
   }
   return out;
@@ -378,6 +404,25 @@ function warnAmbiguousMatches(
       ...splitSource(event.source),
     });
   }
+}
+
+/** The messages the application receives: whole bodies (no envelope is cut), no selector values. */
+function receivedMessages(ctx: ParseContext, drafts: readonly EventDraft[]): EventModel[] {
+  const out = drafts.map((draft): EventModel => {
+    const { payload, examples } = payloadOf(ctx, { kind: 'bare' }, draft.body, draft.bodyExamples);
+    return {
+      name: draft.name,
+      ...(draft.direction ? { direction: draft.direction } : {}),
+      ...(draft.summary !== undefined ? { summary: draft.summary } : {}),
+      ...(draft.description !== undefined ? { description: draft.description } : {}),
+      ...(draft.deprecated ? { deprecated: true } : {}),
+      payload,
+      ...(draft.headers ? { headers: draft.headers } : {}),
+      examples,
+      source: draft.source,
+    };
+  });
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function splitSource(source: string): { file: string; pointer: string } {

@@ -61,7 +61,13 @@ export function signatureFromConfig(value: unknown, what: string): SignatureConf
   if (typeof value === 'string') return parseSignatureSpec(value, what);
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const kind = (value as { kind?: unknown }).kind;
-    if (kind === 'standard-webhooks' || kind === 'none' || kind === 'hmac' || kind === 'preset') {
+    if (
+      kind === 'standard-webhooks' ||
+      kind === 'none' ||
+      kind === 'hmac' ||
+      kind === 'asymmetric' ||
+      kind === 'preset'
+    ) {
       return value as SignatureConfig;
     }
   }

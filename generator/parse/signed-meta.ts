@@ -39,6 +39,11 @@ export function signedMeta(signature: SignatureConfig): SignedMeta {
       }
       return out;
     }
+    case 'asymmetric':
+      // Default content `{body}`: the timestamp header is signed only when the template names it.
+      return signature.timestampHeader !== undefined && signature.signedContent?.includes('{timestamp}')
+        ? { timestamp: signature.timestampHeader }
+        : {};
     case 'preset':
       return PRESETS[signature.preset] ?? {};
     default:

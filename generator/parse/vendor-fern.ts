@@ -1,7 +1,9 @@
 /**
  * Fern `x-fern-webhook-signature` (root, or on webhook operations): HMAC `header`, `algorithm`,
  * `encoding`, `signature-prefix`, `payload-format` (`components` joined by `delimiter`) and
- * `timestamp` (`header`, `format`, `tolerance`); `asymmetric` keys are reported, not guessed.
+ * `timestamp` (`header`, `format`, `tolerance`); `type: asymmetric` with `asymmetric-algorithm`
+ * (ed25519, ecdsa-sha256/384/512, rsa-sha256/384/512) is a public-key scheme: the receiver takes the
+ * key as `publicKey` (`jwks-url` and `key-id-header` are reported, keys are not fetched).
  * https://buildwithfern.com/learn/api-definitions/openapi/endpoints/webhooks
  */
 import type { SignatureConfig } from '@gen-webhooks/runtime';
@@ -9,31 +11,26 @@ import { child, isRecord, type Loc } from '../load/document-store.js';
 import { type EventDraft, info, type ParseContext, warn } from './context.js';
 import { algorithmOf, encodingOf, type Hmac } from './vendor-hmac.js';
 
-/** Fern's config object → an HMAC SignatureConfig, or undefined (with warnings) when it cannot be one. */
-function fern(ctx: ParseContext, loc: Loc): SignatureConfig | undefined {
-  const v = loc.value as Record<string, unknown>;
-  if (v.type === 'asymmetric') {
-    warn(
-      ctx,
-      loc,
-      'signature_not_supported',
-      `x-fern-webhook-signature: asymmetric (${String(v['asymmetric-algorithm'] ?? '?')}) signatures are not a SignatureConfig the generator can write; pass \`scheme\` to createReceiver`,
-    );
-    return undefined;
-  }
-  if (v.type !== 'hmac' || typeof v.header !== 'string' || v.header === '') {
-    warn(ctx, loc, 'signature_not_supported', 'x-fern-webhook-signature: expected type hmac with a header');
-    return undefined;
-  }
-  const algorithm = algorithmOf(ctx, child(loc, 'algorithm'), v.algorithm, 'sha256');
-  const encoding = encodingOf(ctx, child(loc, 'encoding'), v.encoding, 'base64');
-  if (algorithm === undefined || encoding === undefined) return undefined;
-  const out: { -readonly [K in keyof Hmac]: Hmac[K] } = {
-    kind: 'hmac',
-    header: v.header,
-    algorithm,
-    encoding,
-  };
+type Asymmetric = Extract<SignatureConfig, { kind: 'asymmetric' }>;
+const ASYMMETRIC: readonly Asymmetric['algorithm'][] = [
+  'ed25519',
+  'ecdsa-sha256',
+  'ecdsa-sha384',
+  'ecdsa-sha512',
+  'rsa-sha256',
+  'rsa-sha384',
+  'rsa-sha512',
+];
+
+/** What HMAC and asymmetric declarations share: prefix, timestamp header, signed content. */
+interface Framing {
+  prefix?: string;
+  timestampHeader?: string;
+  signedContent?: string;
+}
+
+function framing(ctx: ParseContext, loc: Loc, v: Record<string, unknown>): Framing | undefined {
+  const out: Framing = {};
   if (typeof v['signature-prefix'] === 'string' && v['signature-prefix'] !== '')
     out.prefix = v['signature-prefix'];
   const timestamp = isRecord(v.timestamp) ? v.timestamp : undefined;
@@ -70,13 +67,13 @@ function fern(ctx: ParseContext, loc: Loc): SignatureConfig | undefined {
         ctx,
         child(loc, 'payload-format'),
         'signature_not_supported',
-        `x-fern-webhook-signature: the signed component ${JSON.stringify(component)} is not supported by the runtime's HMAC scheme`,
+        `x-fern-webhook-signature: the signed component ${JSON.stringify(component)} is not supported by the runtime`,
       );
       return undefined;
     }
   }
   if (!parts.includes('{body}')) return undefined;
-  // Always explicit: the runtime's default with a timestamp header is `{timestamp}.{body}`.
+  // Always explicit: the runtime's HMAC default with a timestamp header is `{timestamp}.{body}`.
   if (out.timestampHeader !== undefined || parts.length > 1) out.signedContent = parts.join(delimiter);
   for (const key of ['key-id-header', 'jwks-url', 'body-hash-binding', 'url-normalization']) {
     if (v[key] !== undefined)
@@ -84,9 +81,51 @@ function fern(ctx: ParseContext, loc: Loc): SignatureConfig | undefined {
         ctx,
         child(loc, key),
         'signature_not_supported',
-        `x-fern-webhook-signature: ${key} is not supported`,
+        key === 'jwks-url' || key === 'key-id-header'
+          ? `x-fern-webhook-signature: ${key} is not followed (keys are not fetched); pass the sender's public key(s) as \`publicKey\` to createReceiver`
+          : `x-fern-webhook-signature: ${key} is not supported`,
       );
   }
+  return out;
+}
+
+/** `type: asymmetric`: a public-key scheme the receiver verifies with the `publicKey` it is given. */
+function fernAsymmetric(ctx: ParseContext, loc: Loc, v: Record<string, unknown>): Asymmetric | undefined {
+  const raw = v['asymmetric-algorithm'];
+  const algorithm = ASYMMETRIC.find((a) => a === (typeof raw === 'string' ? raw.toLowerCase() : raw));
+  if (algorithm === undefined) {
+    warn(
+      ctx,
+      child(loc, 'asymmetric-algorithm'),
+      'signature_not_supported',
+      `x-fern-webhook-signature: asymmetric-algorithm ${JSON.stringify(raw)} is not one of ${ASYMMETRIC.join(', ')}`,
+    );
+    return undefined;
+  }
+  const encoding = encodingOf(ctx, child(loc, 'encoding'), v.encoding, 'base64');
+  const framed = framing(ctx, loc, v);
+  if (encoding === undefined || framed === undefined) return undefined;
+  return { kind: 'asymmetric', header: v.header as string, algorithm, encoding, ...framed };
+}
+
+/** Fern's config object → a SignatureConfig, or undefined (with warnings) when it cannot be one. */
+function fern(ctx: ParseContext, loc: Loc): SignatureConfig | undefined {
+  const v = loc.value as Record<string, unknown>;
+  if ((v.type !== 'hmac' && v.type !== 'asymmetric') || typeof v.header !== 'string' || v.header === '') {
+    warn(
+      ctx,
+      loc,
+      'signature_not_supported',
+      'x-fern-webhook-signature: expected type hmac or asymmetric, with a header',
+    );
+    return undefined;
+  }
+  if (v.type === 'asymmetric') return fernAsymmetric(ctx, loc, v);
+  const algorithm = algorithmOf(ctx, child(loc, 'algorithm'), v.algorithm, 'sha256');
+  const encoding = encodingOf(ctx, child(loc, 'encoding'), v.encoding, 'base64');
+  const framed = framing(ctx, loc, v);
+  if (algorithm === undefined || encoding === undefined || framed === undefined) return undefined;
+  const out: Hmac = { kind: 'hmac', header: v.header, algorithm, encoding, ...framed };
   return out;
 }
 

@@ -76,13 +76,56 @@ describe('Fern x-fern-webhook-signature', () => {
     });
   });
 
-  it('asymmetric keys and unsupported parts are warnings, not a silent scheme', async () => {
-    const asymmetric = await load({
-      'x-fern-webhook-signature': { type: 'asymmetric', header: 'x-sig', 'asymmetric-algorithm': 'ed25519' },
+  it('asymmetric: algorithm, encoding, prefix and a signed timestamp become an asymmetric scheme', async () => {
+    const model = await load({
+      'x-fern-webhook-signature': {
+        type: 'asymmetric',
+        header: 'x-signature',
+        'asymmetric-algorithm': 'ecdsa-sha256',
+        encoding: 'hex',
+        'signature-prefix': 'v1=',
+        'payload-format': { components: ['timestamp', 'body'], delimiter: ':' },
+        timestamp: { header: 'x-timestamp', tolerance: 120 },
+        'jwks-url': 'https://example.com/.well-known/jwks.json',
+      },
     });
-    expect(asymmetric.signature).toEqual({ kind: 'standard-webhooks' });
-    expect(warnings(asymmetric, 'signature_not_supported')[0]).toMatch(
-      /^\/x-fern-webhook-signature: .*asymmetric \(ed25519\)/,
+    expect(model.signature).toEqual({
+      kind: 'asymmetric',
+      header: 'x-signature',
+      algorithm: 'ecdsa-sha256',
+      encoding: 'hex',
+      prefix: 'v1=',
+      timestampHeader: 'x-timestamp',
+      signedContent: '{timestamp}:{body}',
+    });
+    expect(warnings(model, 'signature_not_supported')).toEqual([
+      "/x-fern-webhook-signature/jwks-url: x-fern-webhook-signature: jwks-url is not followed (keys are not fetched); pass the sender's public key(s) as `publicKey` to createReceiver",
+    ]);
+    const ed = await load(
+      {},
+      {
+        'x-fern-webhook-signature': {
+          type: 'asymmetric',
+          header: 'X-Sig',
+          'asymmetric-algorithm': 'ed25519',
+        },
+      },
+    );
+    expect(ed.signature).toEqual({
+      kind: 'asymmetric',
+      header: 'X-Sig',
+      algorithm: 'ed25519',
+      encoding: 'base64',
+    });
+  });
+
+  it('an unknown asymmetric algorithm and unsupported parts are warnings, not a silent scheme', async () => {
+    const unknown = await load({
+      'x-fern-webhook-signature': { type: 'asymmetric', header: 'x-sig', 'asymmetric-algorithm': 'dsa-sha1' },
+    });
+    expect(unknown.signature).toEqual({ kind: 'standard-webhooks' });
+    expect(warnings(unknown, 'signature_not_supported')[0]).toMatch(
+      /^\/x-fern-webhook-signature\/asymmetric-algorithm: .*"dsa-sha1" is not one of ed25519/,
     );
     const millis = await load({
       'x-fern-webhook-signature': {

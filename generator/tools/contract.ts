@@ -30,6 +30,7 @@ export function findEvent(model: ContractModel, name: string): EventModel {
 export function schemeLabel(model: ContractModel): string {
   const s = model.signature;
   if (s.kind === 'hmac') return `hmac-${s.algorithm} (${s.header})`;
+  if (s.kind === 'asymmetric') return `${s.algorithm} key pair (${s.header})`;
   if (s.kind === 'preset') return `${s.preset} preset`;
   return s.kind;
 }

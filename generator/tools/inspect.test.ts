@@ -136,3 +136,27 @@ describe('inspectRequest', () => {
 function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
+
+describe('inspectRequest, asymmetric contract', () => {
+  it("verifies with the sender's public key given as --secret", async () => {
+    const { generateKeyPairSync, sign } = await import('node:crypto');
+    const { loadContract } = await import('../parse/index.js');
+    const keys = await loadContract('test/golden/specs/keys.openapi31.yaml');
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const target = createTarget(keys, {
+      secrets: [publicKey.export({ format: 'pem', type: 'spki' }).toString()],
+      now: () => 1_000_000_000_000,
+    });
+    const text = JSON.stringify({ type: 'invoice.voided', invoiceId: 'inv_1' });
+    const headers = {
+      'x-invoice-timestamp': '1000000000',
+      'x-invoice-signature': sign(null, Buffer.from(`1000000000.${text}`), privateKey).toString('base64'),
+    };
+    const body = new TextEncoder().encode(text);
+    const passed = await inspectRequest({ headers, body }, [target]);
+    expect(passed).toMatchObject({ ok: true, event: 'invoice.voided' });
+    const forged = new TextEncoder().encode(text.replace('inv_1', 'inv_2'));
+    const result = await inspectRequest({ headers, body: forged }, [target]);
+    expect(result.status).toBe(401);
+  });
+});

@@ -63,11 +63,14 @@ export function createTarget(model: ContractModel | undefined, options: TargetOp
   if (signature.kind === 'none') {
     scheme = createSignatureScheme(signature, { secret: [], ...common });
   } else if (secrets.length > 0) {
+    // Verifying a key-pair contract takes the sender's public key: `--secret` carries it here.
+    const keyed = (secret: string | string[]) =>
+      signature.kind === 'asymmetric' ? { secret: [], publicKey: secret } : { secret };
     // A secret meant for another contract's scheme must not stop this one from using its own.
     const usable: string[] = [];
     for (const secret of secrets) {
       try {
-        createSignatureScheme(signature, { secret, ...common });
+        createSignatureScheme(signature, { ...keyed(secret), ...common });
         usable.push(secret);
       } catch (error) {
         if (!isWebhookError(error)) throw error;
@@ -75,7 +78,7 @@ export function createTarget(model: ContractModel | undefined, options: TargetOp
       }
     }
     if (usable.length > 0) {
-      scheme = createSignatureScheme(signature, { secret: usable, ...common });
+      scheme = createSignatureScheme(signature, { ...keyed(usable), ...common });
       secretError = undefined;
     }
   }

@@ -140,42 +140,52 @@ export async function ecdsaP256Verify(
 }
 
 /**
- * A DER `SEQUENCE { INTEGER r, INTEGER s }` as raw `r‖s` (32 bytes each), or `undefined` when it is not
- * exactly that: strict minimal DER (no trailing bytes, no superfluous leading zeros), so one signature
- * has one spelling.
+ * A DER `SEQUENCE { INTEGER r, INTEGER s }` as raw `r‖s` (`size` bytes each: 32 for P-256, 48 for
+ * P-384, 66 for P-521), or `undefined` when it is not exactly that: strict minimal DER (no trailing
+ * bytes, no superfluous leading zeros, the short length form where it fits), so one signature has one
+ * spelling.
  */
-export function derToRawSignature(der: Uint8Array): Uint8Array | undefined {
-  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) return undefined;
-  const out = new Uint8Array(64);
-  let offset = 2;
+export function derToRawSignature(der: Uint8Array, size = 32): Uint8Array | undefined {
+  if (der.length < 8 || der[0] !== 0x30) return undefined;
+  // P-521 signatures pass 127 bytes: one long-form length byte (0x81 nn, only for nn >= 128).
+  const long = der[1] === 0x81;
+  const head = long ? 3 : 2;
+  const declared = long ? (der[2] ?? 0) : (der[1] ?? 0);
+  if ((long && declared < 0x80) || (!long && declared >= 0x80) || declared !== der.length - head) {
+    return undefined;
+  }
+  const out = new Uint8Array(2 * size);
+  let offset = head;
   for (let i = 0; i < 2; i++) {
     if (der[offset] !== 0x02) return undefined;
     const length = der[offset + 1] ?? 0;
     const start = offset + 2;
     const end = start + length;
-    if (length === 0 || length > 33 || end > der.length) return undefined;
+    if (length === 0 || length > size + 1 || end > der.length) return undefined;
     const first = der[start] ?? 0;
     // Negative integers, and a leading zero not needed for the sign bit, are not minimal DER.
     if (first & 0x80) return undefined;
     if (first === 0 && length > 1 && ((der[start + 1] ?? 0) & 0x80) === 0) return undefined;
     const value = der.subarray(first === 0 && length > 1 ? start + 1 : start, end);
-    if (value.length > 32) return undefined;
-    out.set(value, i * 32 + 32 - value.length);
+    if (value.length > size) return undefined;
+    out.set(value, i * size + size - value.length);
     offset = end;
   }
   return offset === der.length ? out : undefined;
 }
 
-/** Raw `r‖s` as minimal DER (what SendGrid sends), for signing test deliveries. */
+/** Raw `r‖s` as minimal DER (what SendGrid and OpenSSL-based signers send), for signing deliveries. */
 export function rawToDerSignature(raw: Uint8Array): Uint8Array {
+  const half = raw.length / 2;
   const integer = (bytes: Uint8Array): number[] => {
     let start = 0;
     while (start < bytes.length - 1 && bytes[start] === 0) start++;
     const value = [...bytes.subarray(start)];
     return (value[0] ?? 0) & 0x80 ? [0x02, value.length + 1, 0, ...value] : [0x02, value.length, ...value];
   };
-  const content = [...integer(raw.subarray(0, 32)), ...integer(raw.subarray(32, 64))];
-  return new Uint8Array([0x30, content.length, ...content]);
+  const content = [...integer(raw.subarray(0, half)), ...integer(raw.subarray(half))];
+  const length = content.length < 0x80 ? [content.length] : [0x81, content.length];
+  return new Uint8Array([0x30, ...length, ...content]);
 }
 
 /** ECDSA P-256 / SHA-256 signature (raw `r‖s`) with a PKCS#8 private key, for test deliveries. */

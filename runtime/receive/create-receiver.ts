@@ -15,6 +15,7 @@ import { WebhookError } from '../errors.js';
 import type { DeliverySpan } from '../otel/types.js';
 import { getDescriptor } from '../presets/catalog.js';
 import type { HandshakeResponse, PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
+import { missingVerificationKey } from '../signing/asymmetric-scheme.js';
 import { createSignatureSchemeWeb, type SchemeFactory } from '../signing/resolve-web.js';
 import type { HeadersInput, RawBody, Secret } from '../signing/scheme.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type EventQueue, type IdempotencyStore } from '../stores/types.js';
@@ -165,16 +166,13 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       'ack-fast mode needs a durable queue: a SQLite/PostgreSQL store or `queue`',
     );
   }
-  if (o.scheme === undefined && o.secret === undefined && contract.signature.kind !== 'none') {
-    throw new WebhookError(
-      'invalid_config',
-      `createReceiver needs the signing \`secret\` of "${contract.name}"`,
-    );
-  }
+  const missing = missingVerificationKey(contract.signature, o, 'createReceiver', contract.name);
+  if (missing) throw missing;
   // Also handed to the preset's handshakes (Zoom answers with an HMAC; Twitch and Graph call hooks).
   const presetOptions: PresetSchemeOptions = {
     ...(o.preset ?? {}),
     secret: (o.secret ?? []) as never,
+    ...(o.publicKey === undefined ? {} : { publicKey: o.publicKey }),
     ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
     now,
   };

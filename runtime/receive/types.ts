@@ -4,7 +4,7 @@ import type { EventMapBase, EventName } from '../contract.js';
 import type { WebhookError } from '../errors.js';
 import type { ReceiveTracing } from '../otel/types.js';
 import type { PresetOptions } from '../presets/types.js';
-import type { HeadersInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
+import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
 import type { EventQueue, IdempotencyStore } from '../stores/types.js';
 import type { Tolerance } from '../timestamp.js';
 import type { ReceiveOutcome, ReceiverHooks, ReceiverLogger } from './hooks.js';
@@ -106,6 +106,11 @@ export interface WorkerOptions {
 export interface CommonReceiverOptions<M extends EventMapBase> {
   /** Signing secret(s) for the contract's signature scheme; several during a rotation. */
   readonly secret?: Secret | readonly Secret[];
+  /**
+   * The sender's public key(s), for a contract signed with a key pair (signature kind `asymmetric`):
+   * PEM, base64 DER, a JWK, or (Ed25519) the 32 raw bytes; several during a rotation.
+   */
+  readonly publicKey?: PublicKeyInput | readonly PublicKeyInput[];
   /** A scheme to use instead of the contract's (e.g. a provider preset or a custom scheme). */
   readonly scheme?: SignatureScheme;
   /** Provider-specific options for preset schemes (see PresetOptions). */

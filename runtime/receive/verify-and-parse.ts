@@ -12,8 +12,9 @@ import type { Contract, EventMapBase, EventName, StandardSchemaV1 } from '../con
 import { WebhookError } from '../errors.js';
 import { getDescriptor } from '../presets/catalog.js';
 import type { PresetOptions } from '../presets/types.js';
+import { missingVerificationKey } from '../signing/asymmetric-scheme.js';
 import { createSignatureSchemeWeb, type SchemeFactory } from '../signing/resolve-web.js';
-import type { HeadersInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
+import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
 import { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 import { createDispatcher } from './dispatch.js';
 import { toWebhookError } from './respond.js';
@@ -35,6 +36,8 @@ export type ParsedEvent<M extends EventMapBase> = {
 export interface ParserOptions {
   /** Signing secret(s); several during a rotation. Required unless `scheme` is given or the contract is unsigned. */
   readonly secret?: Secret | readonly Secret[];
+  /** The sender's public key(s), for a contract signed with a key pair (kind `asymmetric`). */
+  readonly publicKey?: PublicKeyInput | readonly PublicKeyInput[];
   /** A scheme to use instead of the contract's. */
   readonly scheme?: SignatureScheme;
   /** Provider-specific options for preset schemes. */
@@ -93,17 +96,14 @@ export function createParser<M extends EventMapBase>(
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const provider =
     contract.signature.kind === 'preset' ? getDescriptor(contract.signature.preset) : undefined;
-  if (options.scheme === undefined && options.secret === undefined && contract.signature.kind !== 'none') {
-    throw new WebhookError(
-      'invalid_config',
-      `createParser needs the signing \`secret\` of "${contract.name}"`,
-    );
-  }
+  const missing = missingVerificationKey(contract.signature, options, 'createParser', contract.name);
+  if (missing) throw missing;
   const scheme =
     options.scheme ??
     schemes(contract.signature, {
       ...(options.preset ?? {}),
       secret: (options.secret ?? []) as never,
+      ...(options.publicKey === undefined ? {} : { publicKey: options.publicKey }),
       ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
       now,
     });

@@ -12,6 +12,8 @@ export {
   type ToleranceWindow,
   toleranceWindow,
 } from '../timestamp.js';
+export type { PrivateKeyInput } from './asymmetric-keys.js';
+export { type AsymmetricConfig, type AsymmetricOptions, asymmetricScheme } from './asymmetric-scheme.js';
 export { generateEd25519KeyPair } from './ed25519.js';
 export { decodeBase64, decodeHex, encodeBase64, encodeHex } from './encoding.js';
 export { type HmacAlgorithm, hmac, timingSafeEqualBytes } from './hmac.js';
@@ -20,6 +22,7 @@ export type { HmacConfig } from './hmac-scheme-core.js';
 export { createSignatureScheme, noSignature } from './resolve.js';
 export type {
   HeadersInput,
+  PublicKeyInput,
   RawBody,
   SchemeOptions,
   Secret,

@@ -6,6 +6,7 @@ import type { SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { createPresetScheme } from '../presets/registry-web.js';
 import type { PresetOptions } from '../presets/types.js';
+import { asymmetricScheme } from './asymmetric-scheme.js';
 import { hmacSchemeWeb } from './hmac-scheme-web.js';
 import type { SchemeOptions, SignatureScheme } from './scheme.js';
 import { standardWebhooksWeb } from './standard-webhooks-web.js';
@@ -27,6 +28,8 @@ export function createSignatureSchemeWeb(
       return standardWebhooksWeb(options);
     case 'hmac':
       return hmacSchemeWeb(config, options);
+    case 'asymmetric':
+      return asymmetricScheme(config, options);
     case 'preset':
       return createPresetScheme(config.preset, options);
     case 'none':

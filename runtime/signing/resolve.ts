@@ -6,6 +6,7 @@ import type { SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { createPresetScheme } from '../presets/registry.js';
 import type { PresetOptions } from '../presets/types.js';
+import { asymmetricScheme } from './asymmetric-scheme.js';
 import { hmacScheme } from './hmac-scheme.js';
 import type { SchemeOptions, SignatureScheme } from './scheme.js';
 import { standardWebhooks } from './standard-webhooks.js';
@@ -26,6 +27,8 @@ export function createSignatureScheme(
       return standardWebhooks(options);
     case 'hmac':
       return hmacScheme(config, options);
+    case 'asymmetric':
+      return asymmetricScheme(config, options);
     case 'preset':
       return createPresetScheme(config.preset, options);
     case 'none':

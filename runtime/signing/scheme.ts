@@ -11,6 +11,12 @@ export type RawBody = string | Uint8Array | ArrayBuffer;
 /** Request headers: a Fetch `Headers`, or a plain record as Node's `IncomingMessage.headers` gives. */
 export type HeadersInput = Headers | { readonly [name: string]: string | readonly string[] | undefined };
 
+/**
+ * A public key of the asymmetric scheme: PEM (`-----BEGIN PUBLIC KEY-----`), base64 SPKI DER, a JWK
+ * (object or JSON text), or DER bytes; Ed25519 also as its 32 raw bytes (hex, base64 or bytes).
+ */
+export type PublicKeyInput = string | Uint8Array | JsonWebKey;
+
 /** A secret: a `whsec_…`/provider string, or raw key bytes. Arrays mean rotation (any may match). */
 export type Secret = string | Uint8Array;
 
@@ -61,4 +67,9 @@ export interface SchemeOptions {
   readonly tolerance?: Tolerance;
   /** Clock in milliseconds since the epoch (injectable for tests). Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * The sender's public key(s) for a contract signed with a key pair (`SignatureConfig` kind
+   * `asymmetric`); `secret` is then the private key, needed only to sign.
+   */
+  readonly publicKey?: PublicKeyInput | readonly PublicKeyInput[];
 }

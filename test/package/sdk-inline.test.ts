@@ -19,7 +19,7 @@ beforeAll(async () => {
   mkdirSync(path.join(tmp, 'node_modules'), { recursive: true });
   symlinkSync(path.join(repoRoot, 'node_modules/zod'), path.join(tmp, 'node_modules/zod'), 'dir');
   await generate({
-    inputs: ['schemas/petstore.openapi.yaml'],
+    inputs: ['schemas/petstore.openapi.yaml', 'test/golden/specs/keys.openapi31.yaml'],
     cwd: repoRoot,
     package: path.join(tmp, 'packages'),
     runtime: 'inline',
@@ -48,6 +48,16 @@ describe('an SDK package with the runtime inlined', () => {
 
   it('passes its smoke test with only zod installed', () => {
     const result = nodeTest('test/smoke.test.mjs', pkgDir);
+    expect(result.output).toMatch(/# pass 2\n# fail 0/);
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it('a key-pair (asymmetric) contract: its smoke test verifies with the public key, signs with the private one', () => {
+    const keys = path.join(tmp, 'packages/keys-openapi31');
+    expect(readFileSync(path.join(keys, 'README.md'), 'utf8')).toContain(
+      "createParser({ publicKey: process.env['WEBHOOK_PUBLIC_KEY'] ?? '' })",
+    );
+    const result = nodeTest('test/smoke.test.mjs', keys);
     expect(result.output).toMatch(/# pass 2\n# fail 0/);
     expect(result.code).toBe(0);
   }, 120_000);

@@ -3,12 +3,14 @@
  * Deno (npm `deno`, `--allow-net` only) and workerd (npm `workerd`, no `nodejs_compat`): a signed
  * delivery is handled, the same delivery again is answered as a duplicate, a tampered one gets 401.
  *
- * The Petstore (hmac) and Billing (Standard Webhooks) modules are generated, and test/runtimes/app/
+ * The Petstore (hmac), Billing (Standard Webhooks) and Keys (asymmetric Ed25519, signed here by
+ * node:crypto) modules are generated, and test/runtimes/app/
  * is bundled per runtime by esbuild with that runtime's export conditions, so `@gen-webhooks/runtime`
  * (built into a package folder here) resolves to its Node or Web build by itself. A runtime binary
  * that is missing is skipped with the reason printed, and fails under CI=true.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createPrivateKey, sign } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -36,6 +38,10 @@ import { repoRoot } from '../types/typecheck.js';
 
 const CI = process.env.CI === 'true';
 const SECRETS = { petstore: 'petstore-runtime-secret', billing: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' };
+/** Private half of app.ts's KEYS_PUBLIC (a test key pair, nothing else uses it). */
+const KEYS_PRIVATE = createPrivateKey(
+  '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIIUBLtdM5Xiw3rNbXp5/szduHSdMBcwDPjVCPPy7Pz/9\n-----END PRIVATE KEY-----\n',
+);
 
 interface Runtime {
   readonly name: 'node' | 'bun' | 'deno' | 'workerd';
@@ -86,7 +92,11 @@ beforeAll(async () => {
   installRuntime(tmp);
   symlinkSync(path.join(repoRoot, 'node_modules/zod'), path.join(tmp, 'node_modules/zod'), 'dir');
   await generate({
-    inputs: ['schemas/petstore.openapi.yaml', 'test/golden/specs/billing.openapi30.yaml'],
+    inputs: [
+      'schemas/petstore.openapi.yaml',
+      'test/golden/specs/billing.openapi30.yaml',
+      'test/golden/specs/keys.openapi31.yaml',
+    ],
     out: path.join(tmp, 'gen'),
     cwd: repoRoot,
   });
@@ -205,7 +215,24 @@ const worker :Workerd.Worker = (
   return Promise.race([ready(), exited, timeout]);
 }
 
-async function signed(which: 'petstore' | 'billing', id: string) {
+async function signed(
+  which: 'petstore' | 'billing' | 'keys',
+  id: string,
+): Promise<{ headers: Record<string, string>; body: string }> {
+  if (which === 'keys') {
+    // Signed by node:crypto alone (Fern's `{timestamp}.{body}`), verified in the runtime under test.
+    const body = JSON.stringify({ type: 'invoice.paid', invoiceId: id, amount: 1200 });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = sign(null, Buffer.from(`${timestamp}.${body}`), KEYS_PRIVATE).toString('base64');
+    return {
+      headers: {
+        'content-type': 'application/json',
+        'x-invoice-signature': signature,
+        'x-invoice-timestamp': String(timestamp),
+      },
+      body,
+    };
+  }
   const contract = which === 'petstore' ? petstore : billing;
   const type = which === 'petstore' ? 'pet.adopted' : 'invoice.paid';
   const data = which === 'petstore' ? petstoreFixtures['pet.adopted'] : billingFixtures['invoice.paid'];
@@ -255,7 +282,7 @@ describe.each(RUNTIMES)('$name', (runtime) => {
         });
         return { status: response.status, body: (await response.json()) as unknown };
       };
-      for (const which of ['petstore', 'billing'] as const) {
+      for (const which of ['petstore', 'billing', 'keys'] as const) {
         const delivery = await signed(which, `evt_${runtime.name}_${which}`);
         expect(await post(`/${which}`, delivery), which).toEqual({
           status: 200,
@@ -271,7 +298,11 @@ describe.each(RUNTIMES)('$name', (runtime) => {
         expect(rejected.body).toMatchObject({ error: { code: 'invalid_signature' } });
       }
       const handled = await (await fetch(`http://127.0.0.1:${port}/handled`)).json();
-      expect(handled).toEqual(['petstore pet.adopted 4211', 'billing invoice.paid in_1']);
+      expect(handled).toEqual([
+        'petstore pet.adopted 4211',
+        'billing invoice.paid in_1',
+        `keys invoice.paid evt_${runtime.name}_keys`,
+      ]);
     },
     120_000,
   );

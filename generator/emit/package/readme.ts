@@ -76,6 +76,17 @@ function eventSection(input: ReadmeInput, event: EventModel): string {
   return parts.join('\n\n');
 }
 
+/** The other direction of a two-way AsyncAPI document: named, never received as events. */
+function clientMessagesSection(messages: readonly EventModel[]): string[] {
+  return [
+    `## Client messages (${messages.length})`,
+    `What clients send the application (the other direction): typed as ${code('ClientMessages')} and validated by ${code('clientMessageSchemas')}; the receiver does not accept them as events.`,
+    messages
+      .map((m) => `- ${code(m.name)}${m.summary === undefined ? '' : ` — ${text(m.summary)}`}`)
+      .join('\n'),
+  ];
+}
+
 /** The first event, and a field of its payload that reads well in `event.data.<field>`. */
 function sample(input: ReadmeInput): { event: string; field: string | undefined } {
   const [first] = input.model.events;
@@ -90,12 +101,17 @@ function usage(input: ReadmeInput): string {
   const name = input.pkg.name;
   const { event, field } = sample(input);
   const read = field === undefined ? 'event.data' : `event.data.${field}`;
+  // A key-pair contract is verified with the sender's public key, any other with the shared secret.
+  const [option, variable] =
+    input.model.signature.kind === 'asymmetric'
+      ? ['publicKey', 'WEBHOOK_PUBLIC_KEY']
+      : ['secret', 'WEBHOOK_SECRET'];
   const parse = fence(
     'ts',
     [
       `import { createParser } from ${quote(name)};`,
       '',
-      "const parser = createParser({ secret: process.env['WEBHOOK_SECRET'] ?? '' });",
+      `const parser = createParser({ ${option}: process.env['${variable}'] ?? '' });`,
       '',
       'export async function onWebhook(request: Request): Promise<Response> {',
       '  try {',
@@ -119,7 +135,7 @@ function usage(input: ReadmeInput): string {
       `import { sqliteStore } from ${quote(`${name}/runtime`)};`,
       '',
       'export const receiver = createReceiver({',
-      "  secret: process.env['WEBHOOK_SECRET'] ?? '',",
+      `  ${option}: process.env['${variable}'] ?? '',`,
       "  store: sqliteStore('webhooks.db'), // each event id handled once (needs better-sqlite3; or postgresStore / redisStore)",
       '  handlers: {',
       `    ${quote(event)}: async (event) => {`,
@@ -180,9 +196,9 @@ function usage(input: ReadmeInput): string {
         `import { createParser } from ${quote(name)};`,
         '',
         'export default {',
-        '  async fetch(request: Request, env: { WEBHOOK_SECRET: string }): Promise<Response> {',
+        `  async fetch(request: Request, env: { ${variable}: string }): Promise<Response> {`,
         '    try {',
-        '      const event = await createParser({ secret: env.WEBHOOK_SECRET }).verifyAndParse(request);',
+        `      const event = await createParser({ ${option}: env.${variable} }).verifyAndParse(request);`,
         `      if (event.type === ${quote(event)}) console.log(${read});`,
         '      return new Response(null, { status: 204 });',
         '    } catch (error) {',
@@ -228,6 +244,7 @@ export function emitReadme(input: ReadmeInput): string {
     usage(input),
     `## Events (${model.events.length})`,
     ...events,
+    ...(model.received === undefined ? [] : clientMessagesSection(model.received)),
     licenseSection(pkg),
   ].join('\n\n')}\n`;
 }

@@ -30,6 +30,23 @@ function keysCode(model: ContractModel): string[] {
       'const signer = createSignatureScheme(contract.signature, { secret: publicKey, signingKey: seed });',
     ];
   }
+  if (model.signature.kind === 'asymmetric') {
+    const algorithm = model.signature.algorithm;
+    const [family, digest] = algorithm.split('-');
+    const curve = { sha256: 'prime256v1', sha384: 'secp384r1', sha512: 'secp521r1' }[digest ?? ''];
+    const generate =
+      family === 'ed25519'
+        ? "generateKeyPairSync('ed25519')"
+        : family === 'rsa'
+          ? "generateKeyPairSync('rsa', { modulusLength: 2048 })"
+          : `generateKeyPairSync('ec', { namedCurve: ${quote(curve ?? 'prime256v1')} })`;
+    return [
+      `const pair = ${generate};`,
+      "const keys = { publicKey: pair.publicKey.export({ format: 'pem', type: 'spki' }) };",
+      "const privateKey = pair.privateKey.export({ format: 'pem', type: 'pkcs8' });",
+      'const signer = createSignatureScheme(contract.signature, { secret: privateKey });',
+    ];
+  }
   return [
     `const keys = { secret: ${quote(SECRET)} };`,
     `const signer = createSignatureScheme(contract.signature, { secret: ${quote(SECRET)} });`,
@@ -45,11 +62,12 @@ export function emitSmokeTest(input: SmokeTestInput): string {
         `  [${quote(event.name)}, ${quote(event.match?.body ?? event.name)}, ${quote(event.match?.header ?? event.name)}],`,
     );
   const discord = model.signature.kind === 'preset' && model.signature.preset === 'discord';
+  const keyPair = discord || model.signature.kind === 'asymmetric';
   const signed = model.signature.kind !== 'none';
   return [
     input.header,
     "import assert from 'node:assert/strict';",
-    ...(discord ? ["import { generateKeyPairSync } from 'node:crypto';"] : []),
+    ...(keyPair ? ["import { generateKeyPairSync } from 'node:crypto';"] : []),
     "import { test } from 'node:test';",
     `import { buildEnvelope, createSignatureScheme, memoryStore } from ${quote(input.runtimeImport)};`,
     "import { fixtures } from '../dist/fixtures.js';",
