@@ -5,7 +5,8 @@
 import { type AttemptClassification, classifyAttempt } from '../classify.js';
 import type { SignatureConfig } from '../contract.js';
 import { isWebhookError, WebhookError } from '../errors.js';
-import type { SendTracing } from '../otel/types.js';
+import { endAttemptSpan, metricsOn, recordAttempt, startAttemptSpan } from '../otel/send-hooks.js';
+import type { TraceAttributes } from '../otel/types.js';
 import { createSignatureScheme } from '../signing/resolve.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { parseAddress } from './address.js';
@@ -34,6 +35,14 @@ export interface PerformAttemptInput {
   readonly maxResponseBytes?: number;
   readonly schemes?: SchemeCache;
   readonly targets?: TargetCache;
+  /** For telemetry: the event type and the 1-based attempt number of the delivery. */
+  readonly eventType?: string;
+  readonly attemptNumber?: number;
+  /**
+   * For telemetry: what this attempt means for its delivery (`succeeded`, `retry`, `dead`). Default
+   * from the classification (`succeeded`, `retry`, `failed`).
+   */
+  readonly outcome?: (attempt: PerformedAttempt) => string;
 }
 
 export interface PerformedAttempt {
@@ -116,15 +125,7 @@ export class TargetCache {
   }
 }
 
-let sendTracing: SendTracing | undefined;
-
-/**
- * Traces every delivery attempt of this process (outbox workers and `sendNow`): a span per attempt
- * and its W3C `traceparent` header, so the receiver continues the trace. `undefined` turns it off.
- */
-export function setSendTracing(tracing: SendTracing | undefined): void {
-  sendTracing = tracing;
-}
+export { setSendTracing } from '../otel/send-hooks.js';
 
 export async function performAttempt(input: PerformAttemptInput): Promise<PerformedAttempt> {
   const startedAt = input.now();
@@ -132,12 +133,8 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
   let response: AttemptResponse | undefined;
   let failure: unknown;
   const traceHeaders: Record<string, string> = {};
-  let span: ReturnType<SendTracing['startAttempt']> | undefined;
-  try {
-    span = sendTracing?.startAttempt(traceHeaders, { 'webhook.id': input.messageId, 'url.full': input.url });
-  } catch {
-    // A broken tracer must not stop deliveries.
-  }
+  // The message's stored headers carry the `traceparent` of its send(): the attempt continues it.
+  const span = startAttemptSpan(traceHeaders, () => attemptAttributes(input), input.headers);
   try {
     const scheme = (input.schemes ?? new SchemeCache()).forEndpoint(
       input.signature,
@@ -161,8 +158,8 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
           : {
               'content-type': 'application/json',
               'user-agent': USER_AGENT,
-              ...traceHeaders,
               ...input.headers,
+              ...traceHeaders,
               ...signed,
             },
       body: input.body,
@@ -175,14 +172,9 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
     failure = error;
   }
   const status = response?.status;
-  try {
-    span?.end(status, status === undefined ? failure : undefined);
-  } catch {
-    // As above.
-  }
   const classification = classifyAttempt(status !== undefined ? { status } : { error: failure });
   const durationMs = response?.durationMs ?? Math.round((performance.now() - clock) * 100) / 100;
-  return {
+  const performed: PerformedAttempt = {
     startedAt,
     durationMs,
     ...(status !== undefined ? { status } : {}),
@@ -191,6 +183,67 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
     classification,
     ...(classification.outcome === 'success' ? {} : { error: describeFailure(classification, failure) }),
   };
+  observe(input, performed, span, failure);
+  return performed;
+}
+
+const CLASSIFIED: Readonly<Record<string, string>> = {
+  success: 'succeeded',
+  retry: 'retry',
+  fail: 'failed',
+  gone: 'failed',
+};
+
+/** Ends the attempt's span and records its metric (only when tracing or metrics are on). */
+function observe(
+  input: PerformAttemptInput,
+  performed: PerformedAttempt,
+  span: ReturnType<typeof startAttemptSpan>,
+  failure: unknown,
+): void {
+  if (span === undefined && !metricsOn()) return;
+  const { classification, status } = performed;
+  let outcome = CLASSIFIED[classification.outcome] as string;
+  try {
+    if (input.outcome) outcome = input.outcome(performed);
+  } catch {
+    // The label only.
+  }
+  const end: Record<string, string | number> = { 'webhook.outcome': outcome };
+  if (classification.outcome !== 'success') end['error.type'] = classification.code ?? classification.reason;
+  endAttemptSpan(span, status, status === undefined ? failure : undefined, end);
+  const host = hostOf(input.url);
+  recordAttempt(performed.durationMs, {
+    ...end,
+    ...(input.eventType !== undefined ? { 'webhook.type': input.eventType } : {}),
+    ...(host !== undefined ? { 'server.address': host.address } : {}),
+    ...(status !== undefined ? { 'http.response.status_code': status } : {}),
+  });
+}
+
+/** Host, port and scheme only: a webhook URL's path or query may hold a token. */
+function attemptAttributes(input: PerformAttemptInput): TraceAttributes {
+  const host = hostOf(input.url);
+  return {
+    'webhook.id': input.messageId,
+    ...(input.eventType !== undefined ? { 'webhook.type': input.eventType } : {}),
+    ...(input.attemptNumber !== undefined ? { 'webhook.attempt': input.attemptNumber } : {}),
+    'http.request.method': 'POST',
+    ...(host !== undefined
+      ? { 'server.address': host.address, 'server.port': host.port, 'url.scheme': host.scheme }
+      : {}),
+  };
+}
+
+function hostOf(url: string): { address: string; port: number; scheme: string } | undefined {
+  try {
+    const parsed = new URL(url);
+    const scheme = parsed.protocol.slice(0, -1);
+    const port = parsed.port === '' ? (scheme === 'https' ? 443 : 80) : Number(parsed.port);
+    return { address: parsed.hostname.replace(/^\[|\]$/g, ''), port, scheme };
+  } catch {
+    return undefined;
+  }
 }
 
 function describeFailure(classification: AttemptClassification, failure: unknown): string {
