@@ -135,6 +135,11 @@ describe('npm run example:petstore', () => {
     // The provider delivers the same message again: the customer answers 200 without handling it.
     const { endpoint } = (await (await fetch(`${customer}/received`)).json()) as { endpoint: string };
     const messageId = rows[0]?.event_id;
+    await until(
+      'the first attempt recorded',
+      () => (attemptsOf(messageId ?? '?') >= 1 ? true : undefined),
+      30_000,
+    );
     const again = await fetch(`${provider}/webhooks/${endpoint}/redeliver`, {
       method: 'POST',
       headers: acme,
