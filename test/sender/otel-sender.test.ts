@@ -34,7 +34,7 @@ import { setSendMetrics, setSendTracing } from '../../runtime/otel/send-hooks.js
 import { createReceiver } from '../../runtime/receive/create-receiver.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { adopted, petstore, SECRET } from '../receiver/fixtures.js';
-import { LOCAL, startServer, type TestServer, tempDir } from './helpers.js';
+import { LOCAL, outboxFixtures, startServer, type TestServer, tempDir } from './helpers.js';
 
 const spans = new InMemorySpanExporter();
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
@@ -210,6 +210,46 @@ describe('sender OpenTelemetry', () => {
       await outbox.close();
     }
   });
+
+  const postgres = outboxFixtures.find((f) => f.name === 'postgres');
+  it.skipIf(postgres?.skip ?? true)(
+    'PostgreSQL: send() in the caller’s BEGIN … COMMIT carries the trace to the attempt',
+    async () => {
+      const { server, handled } = await customer();
+      const { outbox, raw, cleanup } = await (postgres as NonNullable<typeof postgres>).create('otel');
+      const { pool } = raw as { pool: import('pg').Pool };
+      try {
+        await outbox.createEndpoint(
+          { url: `${server.url}/hooks`, events: ['*'], secret: SECRET },
+          Date.now(),
+        );
+        const sender = createSender(petstore, { outbox });
+        const app = await tracer.startActiveSpan('pg write', async (span) => {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            await sender.send('pet.adopted', adopted(), { id: 'msg_otel_pg', tx: client });
+            await client.query('COMMIT');
+          } finally {
+            client.release();
+          }
+          span.end();
+          return span.spanContext();
+        });
+        await poll(createWorker({ outbox, contract: petstore, urlPolicy: LOCAL }));
+        expect(handled).toEqual(['msg_otel_pg']);
+        const [enqueue] = named('webhook enqueue');
+        const [attempt] = named('webhook send');
+        expect(enqueue?.attributes['webhook.in_transaction']).toBe(true);
+        expect(attempt?.spanContext().traceId).toBe(app.traceId);
+        expect(parentOf(attempt)).toBe(enqueue?.spanContext().spanId);
+        expect(parentOf(named('webhook receive')[0])).toBe(attempt?.spanContext().spanId);
+      } finally {
+        await outbox.close();
+        await cleanup();
+      }
+    },
+  );
 
   it('metrics: attempts by outcome, attempt duration, deliveries by outcome and dead letters', async () => {
     const before = {
