@@ -5,8 +5,7 @@
 import { type AttemptClassification, classifyAttempt } from '../classify.js';
 import type { SignatureConfig } from '../contract.js';
 import { isWebhookError, WebhookError } from '../errors.js';
-import { endAttemptSpan, metricsOn, recordAttempt, startAttemptSpan } from '../otel/send-hooks.js';
-import type { TraceAttributes } from '../otel/types.js';
+import { finishAttemptTelemetry, startAttemptTelemetry } from '../otel/attempt-telemetry.js';
 import { createSignatureScheme } from '../signing/resolve.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { parseAddress } from './address.js';
@@ -134,7 +133,7 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
   let failure: unknown;
   const traceHeaders: Record<string, string> = {};
   // The message's stored headers carry the `traceparent` of its send(): the attempt continues it.
-  const span = startAttemptSpan(traceHeaders, () => attemptAttributes(input), input.headers);
+  const span = startAttemptTelemetry(traceHeaders, input);
   try {
     const scheme = (input.schemes ?? new SchemeCache()).forEndpoint(
       input.signature,
@@ -183,67 +182,8 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
     classification,
     ...(classification.outcome === 'success' ? {} : { error: describeFailure(classification, failure) }),
   };
-  observe(input, performed, span, failure);
+  finishAttemptTelemetry(input, performed, span, failure);
   return performed;
-}
-
-const CLASSIFIED: Readonly<Record<string, string>> = {
-  success: 'succeeded',
-  retry: 'retry',
-  fail: 'failed',
-  gone: 'failed',
-};
-
-/** Ends the attempt's span and records its metric (only when tracing or metrics are on). */
-function observe(
-  input: PerformAttemptInput,
-  performed: PerformedAttempt,
-  span: ReturnType<typeof startAttemptSpan>,
-  failure: unknown,
-): void {
-  if (span === undefined && !metricsOn()) return;
-  const { classification, status } = performed;
-  let outcome = CLASSIFIED[classification.outcome] as string;
-  try {
-    if (input.outcome) outcome = input.outcome(performed);
-  } catch {
-    // The label only.
-  }
-  const end: Record<string, string | number> = { 'webhook.outcome': outcome };
-  if (classification.outcome !== 'success') end['error.type'] = classification.code ?? classification.reason;
-  endAttemptSpan(span, status, status === undefined ? failure : undefined, end);
-  const host = hostOf(input.url);
-  recordAttempt(performed.durationMs, {
-    ...end,
-    ...(input.eventType !== undefined ? { 'webhook.type': input.eventType } : {}),
-    ...(host !== undefined ? { 'server.address': host.address } : {}),
-    ...(status !== undefined ? { 'http.response.status_code': status } : {}),
-  });
-}
-
-/** Host, port and scheme only: a webhook URL's path or query may hold a token. */
-function attemptAttributes(input: PerformAttemptInput): TraceAttributes {
-  const host = hostOf(input.url);
-  return {
-    'webhook.id': input.messageId,
-    ...(input.eventType !== undefined ? { 'webhook.type': input.eventType } : {}),
-    ...(input.attemptNumber !== undefined ? { 'webhook.attempt': input.attemptNumber } : {}),
-    'http.request.method': 'POST',
-    ...(host !== undefined
-      ? { 'server.address': host.address, 'server.port': host.port, 'url.scheme': host.scheme }
-      : {}),
-  };
-}
-
-function hostOf(url: string): { address: string; port: number; scheme: string } | undefined {
-  try {
-    const parsed = new URL(url);
-    const scheme = parsed.protocol.slice(0, -1);
-    const port = parsed.port === '' ? (scheme === 'https' ? 443 : 80) : Number(parsed.port);
-    return { address: parsed.hostname.replace(/^\[|\]$/g, ''), port, scheme };
-  } catch {
-    return undefined;
-  }
 }
 
 function describeFailure(classification: AttemptClassification, failure: unknown): string {
