@@ -5,7 +5,7 @@
 import { type AttemptClassification, classifyAttempt } from '../classify.js';
 import type { SignatureConfig } from '../contract.js';
 import { isWebhookError, WebhookError } from '../errors.js';
-import type { SendTracing } from '../otel/types.js';
+import { finishAttemptTelemetry, startAttemptTelemetry } from '../otel/attempt-telemetry.js';
 import { createSignatureScheme } from '../signing/resolve.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { parseAddress } from './address.js';
@@ -34,6 +34,14 @@ export interface PerformAttemptInput {
   readonly maxResponseBytes?: number;
   readonly schemes?: SchemeCache;
   readonly targets?: TargetCache;
+  /** For telemetry: the event type and the 1-based attempt number of the delivery. */
+  readonly eventType?: string;
+  readonly attemptNumber?: number;
+  /**
+   * For telemetry: what this attempt means for its delivery (`succeeded`, `retry`, `dead`). Default
+   * from the classification (`succeeded`, `retry`, `failed`).
+   */
+  readonly outcome?: (attempt: PerformedAttempt) => string;
 }
 
 export interface PerformedAttempt {
@@ -116,15 +124,7 @@ export class TargetCache {
   }
 }
 
-let sendTracing: SendTracing | undefined;
-
-/**
- * Traces every delivery attempt of this process (outbox workers and `sendNow`): a span per attempt
- * and its W3C `traceparent` header, so the receiver continues the trace. `undefined` turns it off.
- */
-export function setSendTracing(tracing: SendTracing | undefined): void {
-  sendTracing = tracing;
-}
+export { setSendTracing } from '../otel/send-hooks.js';
 
 export async function performAttempt(input: PerformAttemptInput): Promise<PerformedAttempt> {
   const startedAt = input.now();
@@ -132,12 +132,8 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
   let response: AttemptResponse | undefined;
   let failure: unknown;
   const traceHeaders: Record<string, string> = {};
-  let span: ReturnType<SendTracing['startAttempt']> | undefined;
-  try {
-    span = sendTracing?.startAttempt(traceHeaders, { 'webhook.id': input.messageId, 'url.full': input.url });
-  } catch {
-    // A broken tracer must not stop deliveries.
-  }
+  // The message's stored headers carry the `traceparent` of its send(): the attempt continues it.
+  const span = startAttemptTelemetry(traceHeaders, input);
   try {
     const scheme = (input.schemes ?? new SchemeCache()).forEndpoint(
       input.signature,
@@ -161,8 +157,8 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
           : {
               'content-type': 'application/json',
               'user-agent': USER_AGENT,
-              ...traceHeaders,
               ...input.headers,
+              ...traceHeaders,
               ...signed,
             },
       body: input.body,
@@ -175,14 +171,9 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
     failure = error;
   }
   const status = response?.status;
-  try {
-    span?.end(status, status === undefined ? failure : undefined);
-  } catch {
-    // As above.
-  }
   const classification = classifyAttempt(status !== undefined ? { status } : { error: failure });
   const durationMs = response?.durationMs ?? Math.round((performance.now() - clock) * 100) / 100;
-  return {
+  const performed: PerformedAttempt = {
     startedAt,
     durationMs,
     ...(status !== undefined ? { status } : {}),
@@ -191,6 +182,8 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
     classification,
     ...(classification.outcome === 'success' ? {} : { error: describeFailure(classification, failure) }),
   };
+  finishAttemptTelemetry(input, performed, span, failure);
+  return performed;
 }
 
 function describeFailure(classification: AttemptClassification, failure: unknown): string {

@@ -10,6 +10,7 @@ import type { BackoffConfig, Contract, EventMapBase, StandardSchemaV1 } from '..
 import { buildEnvelope } from '../envelope.js';
 import { WebhookError } from '../errors.js';
 import { newMessageId } from '../id.js';
+import { traceEnqueue } from '../otel/send-hooks.js';
 import type { HttpAgents } from './http-attempt.js';
 import type { EndpointSecret, Outbox, RedeliverTarget, TenantScope } from './outbox.js';
 import { type PerformedAttempt, performAttempt, SchemeCache } from './perform-attempt.js';
@@ -161,19 +162,31 @@ export function createSender<M extends EventMapBase>(
       // Before any work: a multi-tenant outbox never guesses whose endpoints a message is for.
       const tenant = resolveTenant(outbox.tenancy, sendOptions.tenant, 'send');
       const message = await prepare(type, data, sendOptions.id);
-      return outbox.enqueue(
+      // With tracing on, the headers stored with the message carry this send()'s `traceparent`.
+      return traceEnqueue(
+        message.headers,
         {
-          id: message.messageId,
-          eventType: type,
-          body: message.body,
-          headers: message.headers,
-          createdAt: message.createdAt,
+          'webhook.id': message.messageId,
+          'webhook.type': type,
+          'webhook.tenant': tenant,
+          'webhook.in_transaction': sendOptions.tx !== undefined,
         },
-        {
-          tenant,
-          ...(sendOptions.tx !== undefined ? { tx: sendOptions.tx } : {}),
-          ...(sendOptions.endpoints ? { endpointIds: sendOptions.endpoints } : {}),
-        },
+        (headers) =>
+          outbox.enqueue(
+            {
+              id: message.messageId,
+              eventType: type,
+              body: message.body,
+              headers,
+              createdAt: message.createdAt,
+            },
+            {
+              tenant,
+              ...(sendOptions.tx !== undefined ? { tx: sendOptions.tx } : {}),
+              ...(sendOptions.endpoints ? { endpointIds: sendOptions.endpoints } : {}),
+            },
+          ),
+        (result) => ({ 'webhook.deliveries': result.deliveryIds.length }),
       );
     },
 

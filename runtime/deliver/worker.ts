@@ -11,6 +11,7 @@ import { DEFAULT_SCHEDULE, nextDelay } from '../backoff.js';
 import { DEFAULT_TIMEOUT_MS } from '../classify.js';
 import type { BackoffConfig, Contract, EventMapBase, SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
+import { recordDelivery } from '../otel/send-hooks.js';
 import { createAgents, type HttpAgents } from './http-attempt.js';
 import type {
   AttemptResolution,
@@ -177,6 +178,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       await outbox.release(delivery, now());
       return undefined;
     }
+    let resolution: AttemptResolution | undefined;
     const attempt = await performAttempt({
       url: delivery.endpoint.url,
       secrets: delivery.endpoint.secrets,
@@ -191,8 +193,15 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       schemes,
       targets,
       ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+      eventType: delivery.eventType,
+      attemptNumber: delivery.attempt,
+      // Resolved once, inside the attempt, so its span and metric carry the delivery's fate.
+      outcome: (performed) => {
+        resolution = resolve(delivery, performed);
+        return resolution.kind;
+      },
     });
-    const resolution = resolve(delivery, attempt);
+    resolution ??= resolve(delivery, attempt);
     const result: CompleteResult = await outbox.complete({
       delivery,
       now: now(),
@@ -210,6 +219,12 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       ...(attempt.classification.outcome === 'gone' ? { disable: 'gone' as const } : {}),
       disableAfterFailures,
     });
+    if (result.applied && resolution.kind !== 'retry') {
+      recordDelivery(resolution.kind, {
+        'webhook.type': delivery.eventType,
+        'server.address': host(delivery),
+      });
+    }
     options.onAttempt?.({ delivery, attempt, resolution });
     if (result.disabled && options.onEndpointDisabled) {
       try {
@@ -367,6 +382,14 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       return { ...summary };
     },
   };
+}
+
+function host(delivery: ClaimedDelivery): string {
+  try {
+    return new URL(delivery.endpoint.url).hostname;
+  } catch {
+    return '';
+  }
 }
 
 interface Counters {

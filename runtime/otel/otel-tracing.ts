@@ -5,13 +5,16 @@
  *
  * Receiver: a SERVER span `webhook receive` per delivery, continuing the sender's W3C `traceparent`,
  * with children `webhook verify|validate|claim|handle`; attributes `webhook.id`, `webhook.type`,
- * `webhook.outcome` (and `webhook.error.code`). The ack-fast worker: a CONSUMER span `webhook process`
- * per run of a queued event, continuing the same `traceparent`, children `validate|claim|handle`. Sender: a CLIENT span `webhook send` per attempt whose
- * context goes out as `traceparent`.
+ * `webhook.outcome` (and `webhook.error.code`). The ack-fast worker: a CONSUMER span
+ * `webhook process` per run of a queued event, continuing the same `traceparent`, children
+ * `validate|claim|handle`. Sender: a PRODUCER span `webhook enqueue` per
+ * `send()`, whose `traceparent` is stored with the message, and a CLIENT span `webhook send` per
+ * attempt, a child of the stored context (or of the active one for `sendNow`), whose own context goes
+ * out as `traceparent`.
  */
 import { getHeader } from '../headers.js';
 import type { HeadersInput } from '../signing/scheme.js';
-import type { DeliverySpan, ReceiveTracing, SendTracing, TraceAttributes } from './types.js';
+import type { DeliverySpan, EnqueueSpan, ReceiveTracing, SendTracing, TraceAttributes } from './types.js';
 
 type Context = unknown;
 interface SpanLike {
@@ -45,7 +48,15 @@ export interface OtelApiLike {
     getTracer(name: string, version?: string): TracerLike;
     setSpan(context: Context, span: SpanLike): Context;
   };
-  readonly context: { active(): Context };
+  readonly context: {
+    active(): Context;
+    with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+      context: Context,
+      fn: F,
+      thisArg?: ThisParameterType<F>,
+      ...args: A
+    ): ReturnType<F>;
+  };
   readonly propagation: PropagatorLike;
 }
 
@@ -59,6 +70,7 @@ export interface OtelTracingOptions {
 // SpanKind and SpanStatusCode values of the API (stable since 1.0).
 const SERVER = 1;
 const CLIENT = 2;
+const PRODUCER = 3;
 const CONSUMER = 4;
 const OK = 1;
 const ERROR = 2;
@@ -122,15 +134,32 @@ export function otelTracing(
   return {
     startDelivery: (headers) => deliverySpan('webhook receive', SERVER, headers),
     startProcessing: (headers) => deliverySpan('webhook process', CONSUMER, headers),
-    startAttempt(headers, attributes) {
+    startAttempt(headers, attributes, parentHeaders) {
       const active = api.context.active();
-      const span = tracer.startSpan('webhook send', { kind: CLIENT, attributes }, active);
-      propagator.inject(api.trace.setSpan(active, span), headers, recordSetter);
+      const parent =
+        parentHeaders === undefined ? active : propagator.extract(active, parentHeaders, headerGetter);
+      const span = tracer.startSpan('webhook send', { kind: CLIENT, attributes }, parent);
+      propagator.inject(api.trace.setSpan(parent, span), headers, recordSetter);
       return {
-        end(status, error) {
+        end(status, error, more) {
           if (status !== undefined) span.setAttributes({ 'http.response.status_code': status });
+          if (more !== undefined) span.setAttributes(more);
           if (error !== undefined) fail(span, error);
           else if (status !== undefined && status >= 400) span.setStatus({ code: ERROR });
+          span.end();
+        },
+      };
+    },
+    startEnqueue(headers, attributes): EnqueueSpan {
+      const active = api.context.active();
+      const span = tracer.startSpan('webhook enqueue', { kind: PRODUCER, attributes }, active);
+      const inside = api.trace.setSpan(active, span);
+      propagator.inject(inside, headers, recordSetter);
+      return {
+        run: (work) => api.context.with(inside, work),
+        end(error, more) {
+          if (more !== undefined) span.setAttributes(more);
+          if (error !== undefined) fail(span, error);
           span.end();
         },
       };

@@ -34,10 +34,37 @@ export interface ReceiveTracing {
   startProcessing?(headers: HeadersInput): DeliverySpan;
 }
 
-/** Sender side: one span per attempt; `headers` gets `traceparent` (and `tracestate`). */
+/** One attempt's span; `attributes` add what is known only at the end (outcome, error type). */
+export interface AttemptSpan {
+  end(status: number | undefined, error?: unknown, attributes?: TraceAttributes): void;
+}
+
+/** The span of one `send()`: its context travels with the message (see `SendTracing.startEnqueue`). */
+export interface EnqueueSpan {
+  /** Runs the enqueue inside the span's context (database instrumentation nests under it). */
+  run<T>(work: () => T): T;
+  end(error?: unknown, attributes?: TraceAttributes): void;
+}
+
+/**
+ * Sender side: one span per attempt; `headers` gets `traceparent` (and `tracestate`). `parent` is
+ * the carrier the attempt continues: the message's stored headers, whose `traceparent` was captured
+ * at enqueue, so an outbox attempt joins the trace of its `send()` call, not the worker's context.
+ */
 export interface SendTracing {
   startAttempt(
     headers: Record<string, string>,
     attributes: TraceAttributes,
-  ): { end(status: number | undefined, error?: unknown): void };
+    parent?: Readonly<Record<string, string>>,
+  ): AttemptSpan;
+  /** A span for `send()`; writes its `traceparent` into `headers`, which are stored with the message. */
+  startEnqueue?(headers: Record<string, string>, attributes: TraceAttributes): EnqueueSpan;
+}
+
+/** Sender metrics (see `otelMetrics`). Attributes are low-cardinality: no message or endpoint ids. */
+export interface SendMetrics {
+  /** One finished attempt and its duration. */
+  recordAttempt(durationMs: number, attributes: TraceAttributes): void;
+  /** A delivery that reached its end: `succeeded`, or `dead` (a dead letter). */
+  recordDelivery(outcome: 'succeeded' | 'dead', attributes: TraceAttributes): void;
 }
