@@ -92,7 +92,10 @@ const backends: Backend[] = [
       );
       return {
         store,
-        fill: async (r) => db.transaction(() => r.forEach((row) => insert.run(row)))(),
+        fill: async (r) =>
+          db.transaction(() => {
+            for (const row of r) insert.run(row);
+          })(),
         keys: async () => db.prepare('SELECT key FROM webhook_idempotency').pluck().all() as string[],
       };
     },
