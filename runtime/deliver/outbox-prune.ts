@@ -23,7 +23,7 @@ export interface PruneOutboxOptions {
   readonly keepAttemptsMs: number;
   /** Messages whose deliveries all finished longer ago than this go, with their deliveries and attempts. */
   readonly keepMessagesMs: number;
-  /** Rows examined per batch (one short transaction each). Default 500. */
+  /** Rows examined per batch (one short transaction each). Default 100: a few ms per batch. */
   readonly batchSize?: number;
   /** Milliseconds since the epoch; default `Date.now()`. */
   readonly now?: number;
@@ -43,7 +43,7 @@ export interface PruneOutboxResult {
   readonly vacuumedPages: number;
 }
 
-export const DEFAULT_PRUNE_BATCH = 500;
+export const DEFAULT_PRUNE_BATCH = 100;
 
 const PART = '(?:[A-Za-z_][A-Za-z0-9_]*|"[A-Za-z_][A-Za-z0-9_]*")';
 const TABLE = new RegExp(`^${PART}(?:\\.${PART})?$`);
