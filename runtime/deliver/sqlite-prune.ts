@@ -10,8 +10,11 @@
  *
  * The space is reclaimed when the file was made with `auto_vacuum = INCREMENTAL`: freed pages are
  * handed back a few at a time (`PRAGMA incremental_vacuum`). See docs/retention.md for existing files.
+ * WAL checkpoints run in a worker thread meanwhile (stores/sqlite-checkpoint.ts), so their copying
+ * and fsync do not land on this event loop either.
  */
 import type { BetterSqlite3 } from '../drivers/better-sqlite3.js';
+import { offloadCheckpoints } from '../stores/sqlite-checkpoint.js';
 import {
   type OutboxTables,
   type PruneOutboxOptions,
@@ -105,21 +108,23 @@ export async function pruneSqliteOutbox(db: Db, options: PruneOutboxOptions): Pr
     return last !== undefined && anyOld && rows.length === limits.batch ? last.id : undefined;
   }).immediate;
 
-  const pass = async (batch: (cursor: number) => number | undefined): Promise<boolean> => {
-    let cursor: number | undefined = 0;
-    while (cursor !== undefined) {
-      if (options.signal?.aborted) return false;
-      cursor = batch(cursor);
-      counts.batches++;
-      if (cursor !== undefined) await pause(options.pauseMs);
+  return offloadCheckpoints(db, async (checkpoint) => {
+    const pass = async (batch: (cursor: number) => number | undefined): Promise<boolean> => {
+      let cursor: number | undefined = 0;
+      while (cursor !== undefined) {
+        if (options.signal?.aborted) return false;
+        cursor = batch(cursor);
+        counts.batches++;
+        checkpoint();
+        if (cursor !== undefined) await pause(options.pauseMs);
+      }
+      return true;
+    };
+    if ((await pass(messageBatch)) && (await pass(attemptBatch))) {
+      counts.vacuumedPages = await incrementalVacuum(db, { ...options, checkpoint });
     }
-    return true;
-  };
-
-  if ((await pass(messageBatch)) && (await pass(attemptBatch))) {
-    counts.vacuumedPages = await incrementalVacuum(db, options);
-  }
-  return counts;
+    return counts;
+  });
 }
 
 /**
@@ -128,7 +133,11 @@ export async function pruneSqliteOutbox(db: Db, options: PruneOutboxOptions): Pr
  */
 export async function incrementalVacuum(
   db: Db,
-  options: { readonly signal?: AbortSignal; readonly pauseMs?: number } = {},
+  options: {
+    readonly signal?: AbortSignal;
+    readonly pauseMs?: number;
+    readonly checkpoint?: () => void;
+  } = {},
 ): Promise<number> {
   if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2) return 0;
   let freed = 0;
@@ -140,6 +149,7 @@ export async function incrementalVacuum(
     // Another connection may be freeing pages meanwhile; stop when a step made no progress.
     if (left >= free) return freed;
     freed += free - left;
+    options.checkpoint?.();
     await pause(options.pauseMs);
   }
 }

@@ -19,6 +19,7 @@ import { batchSizeOf, inBatches } from './batches.js';
 import { sqlIdentifier } from './identifier.js';
 import { storeKey } from './key.js';
 import { Mutex } from './mutex.js';
+import { offloadCheckpoints } from './sqlite-checkpoint.js';
 import type {
   ClaimOptions,
   ClaimResult,
@@ -345,10 +346,11 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
   };
 
   /** Incremental vacuum a step at a time, through the same queue as every other write. */
-  const vacuum = (options: CleanupOptions | undefined): Promise<number> => {
+  const vacuum = (options: CleanupOptions | undefined, checkpoint: () => void): Promise<number> => {
     let freed = 0;
     return inBatches(options, () =>
       op('vacuum', (db) => {
+        checkpoint();
         if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2) return { removed: 0, more: false };
         const free = Number(db.pragma('freelist_count', { simple: true }));
         if (free === 0) return { removed: 0, more: false };
@@ -436,17 +438,22 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
       // Walks the primary key from a cursor: each batch reads `size` keys in order and deletes the
       // expired ones among them, so it costs the same whether none or all of them expired.
       let cursor = '';
-      const removed = await inBatches(options, () =>
-        op('cleanup', (_db, s) => {
-          const edge = s.cleanupEdge.get(cursor, size - 1);
-          if (edge === undefined) return { removed: s.cleanupTail.run(cursor, now).changes, more: false };
-          const deleted = s.cleanupRange.run(cursor, edge.key, now).changes;
-          cursor = edge.key;
-          return { removed: deleted, more: true };
-        }),
-      );
-      if (!options?.signal?.aborted) await vacuum(options);
-      return removed;
+      const { db } = await init();
+      return offloadCheckpoints(db, async (checkpoint) => {
+        const removed = await inBatches(options, async () => {
+          const batch = await op('cleanup', (_db, s) => {
+            const edge = s.cleanupEdge.get(cursor, size - 1);
+            if (edge === undefined) return { removed: s.cleanupTail.run(cursor, now).changes, more: false };
+            const deleted = s.cleanupRange.run(cursor, edge.key, now).changes;
+            cursor = edge.key;
+            return { removed: deleted, more: true };
+          });
+          if (batch.removed > 0) checkpoint();
+          return batch;
+        });
+        if (!options?.signal?.aborted) await vacuum(options, checkpoint);
+        return removed;
+      });
     },
     async transaction<T>(
       id: string,

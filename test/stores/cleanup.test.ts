@@ -206,6 +206,26 @@ describe('sqliteStore files', () => {
     await store.close();
   });
 
+  it('checkpoints in a worker thread while cleanup runs, then restores automatic checkpoints', async () => {
+    const file = path.join(dir, 'checkpoint.db');
+    const store = sqliteStore(file);
+    const db = await store.database();
+    db.exec(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 50000)
+      INSERT INTO webhook_idempotency (key, state, token, expires_at)
+      SELECT 'evt_' || lower(hex(randomblob(16))), 'done', NULL, ${NOW} - i FROM c`);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const seen: number[] = [];
+    const watcher = setInterval(
+      () => seen.push(Number(db.pragma('wal_autocheckpoint', { simple: true }))),
+      0,
+    );
+    await store.cleanup(NOW, { batchSize: 200 });
+    clearInterval(watcher);
+    expect(seen).toContain(0);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await store.close();
+  });
+
   it('drops the expires_at index of a table made by an earlier version, keeping its keys', async () => {
     const db = new Database(path.join(dir, 'old.db'));
     db.exec(`CREATE TABLE webhook_idempotency (key TEXT PRIMARY KEY, state TEXT NOT NULL, token TEXT,
