@@ -78,22 +78,39 @@ async function startCheckpointer(db: Database): Promise<Checkpointer | undefined
   }
 }
 
+/** Batches before the worker starts: a short prune (most runs) never pays for a thread. */
+const START_AFTER = 16;
+
 /**
  * Runs `work` with checkpoints in a worker thread; `work` calls `checkpoint()` after each batch
- * (cheap: it only asks the worker, and does nothing while a checkpoint is running).
+ * (cheap: it only asks the worker, and does nothing while a checkpoint is running). The worker
+ * starts at the START_AFTER-th batch.
  */
 export async function offloadCheckpoints<T>(
   db: Database,
   work: (checkpoint: () => void) => Promise<T>,
 ): Promise<T> {
-  const checkpointer = await startCheckpointer(db);
-  if (checkpointer === undefined) return work(() => {});
-  const automatic = Number(db.pragma('wal_autocheckpoint', { simple: true }));
-  db.pragma('wal_autocheckpoint = 0');
+  let batches = 0;
+  let starting: Promise<Checkpointer | undefined> | undefined;
+  let automatic: number | undefined;
+  const checkpoint = (): void => {
+    if (++batches < START_AFTER) return;
+    starting ??= startCheckpointer(db).then((checkpointer) => {
+      if (checkpointer !== undefined) {
+        automatic = Number(db.pragma('wal_autocheckpoint', { simple: true }));
+        db.pragma('wal_autocheckpoint = 0');
+      }
+      return checkpointer;
+    });
+    void starting.then((checkpointer) => checkpointer?.poke());
+  };
   try {
-    return await work(() => checkpointer.poke());
+    return await work(checkpoint);
   } finally {
-    await checkpointer.stop();
-    db.pragma(`wal_autocheckpoint = ${automatic}`);
+    const checkpointer = await starting;
+    if (checkpointer !== undefined) {
+      await checkpointer.stop();
+      db.pragma(`wal_autocheckpoint = ${automatic}`);
+    }
   }
 }
