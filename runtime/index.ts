@@ -15,5 +15,6 @@ export * from './otel/index.js';
 export * from './portal/index.js';
 export * from './presets/index.js';
 export * from './receive/index.js';
+export * from './retention.js';
 export * from './signing/index.js';
 export * from './stores/index.js';

@@ -18,8 +18,15 @@ export type {
   RedeliverTarget,
   TenantScope,
 } from './outbox.js';
+export {
+  DEFAULT_PRUNE_BATCH,
+  type OutboxTables,
+  type PruneOutboxOptions,
+  type PruneOutboxResult,
+} from './outbox-prune.js';
 export { activeSecrets, type PerformedAttempt } from './perform-attempt.js';
 export { type PostgresOutboxOptions, postgresOutbox } from './postgres-outbox.js';
+export { prunePostgresOutbox } from './postgres-prune.js';
 export type { SecretKey } from './secret-box.js';
 export { generateEndpointSecret } from './secrets.js';
 export {
@@ -35,6 +42,7 @@ export {
   type ValidationMode,
 } from './sender.js';
 export { type SqliteOutboxOptions, sqliteOutbox } from './sqlite-outbox.js';
+export { incrementalVacuum, pruneSqliteOutbox } from './sqlite-prune.js';
 export { DEFAULT_TENANT, type Tenancy } from './tenant.js';
 export {
   checkUrl,

@@ -17,7 +17,9 @@ export { type SqliteStore, type SqliteStoreOptions, sqliteSchema, sqliteStore } 
 export {
   type ClaimOptions,
   type ClaimResult,
+  type CleanupOptions,
   type CompleteOptions,
+  DEFAULT_CLEANUP_BATCH,
   DEFAULT_LEASE_MS,
   DEFAULT_TTL_MS,
   type DequeueOptions,

@@ -2,10 +2,12 @@
  * In-memory store and queue. For tests and local experiments only: it forgets everything on restart
  * and is not shared between processes, so it cannot give exactly-once processing in production.
  */
+import { batchSizeOf, inBatches } from './batches.js';
 import { storeKey } from './key.js';
 import type {
   ClaimOptions,
   ClaimResult,
+  CleanupOptions,
   CompleteOptions,
   DequeueOptions,
   EventQueue,
@@ -161,15 +163,23 @@ export function memoryStore(): MemoryStore {
       const entry = entries.get(key);
       if (entry?.state === 'inflight' && entry.token === token) entries.delete(key);
     },
-    async cleanup(now: number) {
-      let removed = 0;
-      for (const [key, entry] of entries) {
-        if (entry.expiresAt <= now) {
-          entries.delete(key);
-          removed++;
+    async cleanup(now: number, options?: CleanupOptions) {
+      const size = batchSizeOf(options, 'memoryStore.cleanup');
+      // Same shape as the SQL stores: `size` entries examined per turn, in insertion order.
+      const keys = [...entries.keys()];
+      let at = 0;
+      return inBatches(options, async () => {
+        let removed = 0;
+        for (const key of keys.slice(at, at + size)) {
+          const entry = entries.get(key);
+          if (entry !== undefined && entry.expiresAt <= now) {
+            entries.delete(key);
+            removed++;
+          }
         }
-      }
-      return removed;
+        at += size;
+        return { removed, more: at < keys.length };
+      });
     },
   };
 }

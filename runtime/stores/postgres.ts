@@ -13,12 +13,14 @@
 import type { Client, Pool, PoolClient, QueryResultRow } from '../drivers/pg.js';
 import { WebhookError } from '../errors.js';
 import { type ConnectionWatch, guardConnection, watchConnection } from '../pg-connection.js';
+import { batchSizeOf, inBatches } from './batches.js';
 import { sqlIdentifier } from './identifier.js';
 import { storeKey } from './key.js';
 import { Mutex } from './mutex.js';
 import type {
   ClaimOptions,
   ClaimResult,
+  CleanupOptions,
   CompleteOptions,
   DequeueOptions,
   EventQueue,
@@ -308,8 +310,19 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
         token,
       ]);
     },
-    async cleanup(now: number) {
-      return (await query('cleanup', `DELETE FROM ${t} WHERE expires_at <= $1`, [now])).rowCount;
+    async cleanup(now: number, options?: CleanupOptions) {
+      const size = batchSizeOf(options, 'postgresStore.cleanup');
+      // Bounded batches through the expires_at index. The outer condition is re-checked on a row a
+      // concurrent claim just took over (READ COMMITTED re-evaluates it on the new version), so a
+      // fresh lease is never deleted.
+      return inBatches(options, async () => {
+        const { rowCount } = await query(
+          'cleanup',
+          `DELETE FROM ${t} WHERE key IN (SELECT key FROM ${t} WHERE expires_at <= $1 LIMIT $2) AND expires_at <= $1`,
+          [now, size],
+        );
+        return { removed: rowCount, more: rowCount >= size };
+      });
     },
     async transaction<T>(
       id: string,

@@ -29,6 +29,15 @@ export interface ReleaseOptions {
   readonly token: string;
 }
 
+export interface CleanupOptions {
+  /** Keys deleted (SQLite: examined) per statement. Default 1000. */
+  readonly batchSize?: number;
+  /** Stops between batches when aborted; what was deleted stays deleted. */
+  readonly signal?: AbortSignal;
+  /** Pause between batches, ms. Default 0 (one event-loop turn). */
+  readonly pauseMs?: number;
+}
+
 export interface TransactionOptions extends ClaimOptions, CompleteOptions {}
 
 /** Result of `transaction`: the handler's value when it ran, or why it did not run. */
@@ -53,8 +62,12 @@ export interface IdempotencyStore<Tx = never> {
   extend?(key: string, options: ClaimOptions): Promise<boolean>;
   /** Give up a claim (the handler failed) so the sender's retry processes the event again. */
   release(key: string, options: ReleaseOptions): Promise<void>;
-  /** Delete expired keys; returns how many were removed (0 where the backend expires keys itself). */
-  cleanup(now: number): Promise<number>;
+  /**
+   * Delete expired keys in bounded batches, yielding between them (so claims keep flowing while it
+   * runs); returns how many were removed (0 where the backend expires keys itself). SQLite also hands
+   * the freed pages back to the file system when the file uses incremental auto-vacuum.
+   */
+  cleanup(now: number, options?: CleanupOptions): Promise<number>;
   /**
    * Transactional mode: run `fn` inside a database transaction that also writes the `done` row, so
    * the business write and the dedupe key commit together or not at all. `fn` is not called for a
@@ -139,5 +152,7 @@ export interface EventQueue {
 
 /** Default `done` TTL: 7 days, longer than every common provider's retry window. */
 export const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Default `cleanup` batch: keys per statement. */
+export const DEFAULT_CLEANUP_BATCH = 1000;
 /** Default lease: 30 s. */
 export const DEFAULT_LEASE_MS = 30_000;

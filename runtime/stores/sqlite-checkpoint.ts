@@ -1,0 +1,116 @@
+/**
+ * WAL checkpoints off the event loop while a long delete runs. A prune or cleanup writes tens of
+ * thousands of pages; with SQLite's automatic checkpoint, every ~1000 of them one commit copies them
+ * into the database file and fsyncs it — 10–30 ms during which this thread (and every request on it)
+ * waits. While `offload` runs, automatic checkpoints are off on the caller's connection and a worker
+ * thread with its own connection runs PASSIVE checkpoints instead (they never block the writer).
+ *
+ * Where that is not possible (no worker_threads, an in-memory database, a driver that cannot be
+ * resolved), the work runs with the connection's own checkpoints, as before.
+ */
+import type { BetterSqlite3 } from '../drivers/better-sqlite3.js';
+
+type Database = BetterSqlite3.Database & { readonly name?: string; readonly memory?: boolean };
+
+interface Checkpointer {
+  /** Ask for a checkpoint unless one is running. */
+  poke(): void;
+  stop(): Promise<void>;
+}
+
+// The worker: open the file, checkpoint on each message, answer when done.
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { timeout: 0 });
+parentPort.on('message', (m) => {
+  if (m === 'stop') { db.close(); parentPort.close(); return; }
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  parentPort.postMessage('done');
+});
+`;
+
+async function startCheckpointer(db: Database): Promise<Checkpointer | undefined> {
+  const file = db.name;
+  if (typeof file !== 'string' || file === '' || file === ':memory:' || db.memory === true) return undefined;
+  if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return undefined;
+  try {
+    // Variable specifiers: bundlers for Web runtimes must not try to resolve these.
+    const threads = 'node:worker_threads';
+    const module = 'node:module';
+    const { Worker } = (await import(threads)) as typeof import('node:worker_threads');
+    const { createRequire } = (await import(module)) as typeof import('node:module');
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER, { eval: true, workerData: { file, driver } });
+    worker.unref();
+    let running: Promise<void> | undefined;
+    let finish: (() => void) | undefined;
+    worker.on('message', () => {
+      running = undefined;
+      finish?.();
+    });
+    // A failed worker only means checkpoints wait for the connection's own (restored at the end).
+    worker.on('error', () => {
+      running = undefined;
+      finish?.();
+    });
+    const request = (): Promise<void> => {
+      running ??= new Promise<void>((resolve) => {
+        finish = resolve;
+        worker.postMessage('checkpoint');
+      });
+      return running;
+    };
+    return {
+      poke() {
+        void request();
+      },
+      async stop() {
+        // One last checkpoint, so restoring the automatic ones leaves no backlog to the next commit.
+        await running;
+        await request();
+        worker.postMessage('stop');
+        await new Promise((resolve) => worker.once('exit', resolve));
+      },
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Batches before the worker starts: a short prune (most runs) never pays for a thread. */
+const START_AFTER = 16;
+
+/**
+ * Runs `work` with checkpoints in a worker thread; `work` calls `checkpoint()` after each batch
+ * (cheap: it only asks the worker, and does nothing while a checkpoint is running). The worker
+ * starts at the START_AFTER-th batch.
+ */
+export async function offloadCheckpoints<T>(
+  db: Database,
+  work: (checkpoint: () => void) => Promise<T>,
+): Promise<T> {
+  let batches = 0;
+  let starting: Promise<Checkpointer | undefined> | undefined;
+  let automatic: number | undefined;
+  const checkpoint = (): void => {
+    if (++batches < START_AFTER) return;
+    starting ??= startCheckpointer(db).then((checkpointer) => {
+      if (checkpointer !== undefined) {
+        automatic = Number(db.pragma('wal_autocheckpoint', { simple: true }));
+        db.pragma('wal_autocheckpoint = 0');
+      }
+      return checkpointer;
+    });
+    void starting.then((checkpointer) => checkpointer?.poke());
+  };
+  try {
+    return await work(checkpoint);
+  } finally {
+    const checkpointer = await starting;
+    if (checkpointer !== undefined) {
+      await checkpointer.stop();
+      db.pragma(`wal_autocheckpoint = ${automatic}`);
+    }
+  }
+}
