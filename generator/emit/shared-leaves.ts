@@ -10,9 +10,13 @@
  * recognised where the renderers write them, as the first argument of a call).
  */
 
+import { URI_SCHEMA } from '../schema/zod.js';
+import { URI_SCHEMA_MINI } from '../schema/zod-mini.js';
+
 /** Expression → const name, longest first (a longer leaf may start with a shorter one). */
 const LEAVES: Readonly<Record<'classic' | 'mini', ReadonlyArray<readonly [string, string]>>> = {
   classic: [
+    [URI_SCHEMA, 'zUri'],
     ["z.number().refine(Number.isInteger, 'Expected an integer')", 'zInteger'],
     ['z.email({ pattern: z.regexes.rfc5322Email })', 'zEmail'],
     ['z.iso.datetime({ offset: true })', 'zDateTime'],
@@ -23,9 +27,9 @@ const LEAVES: Readonly<Record<'classic' | 'mini', ReadonlyArray<readonly [string
     ['z.string()', 'zString'],
     ['z.guid()', 'zGuid'],
     ['z.null()', 'zNull'],
-    ['z.url()', 'zUrl'],
   ],
   mini: [
+    [URI_SCHEMA_MINI, 'zUri'],
     ["z.number().check(z.refine(Number.isInteger, 'Expected an integer'))", 'zInteger'],
     ['z.email({ pattern: z.regexes.rfc5322Email })', 'zEmail'],
     ['z.iso.datetime({ offset: true })', 'zDateTime'],
@@ -36,7 +40,6 @@ const LEAVES: Readonly<Record<'classic' | 'mini', ReadonlyArray<readonly [string
     ['z.string()', 'zString'],
     ['z.guid()', 'zGuid'],
     ['z.null()', 'zNull'],
-    ['z.url()', 'zUrl'],
   ],
 };
 
