@@ -245,6 +245,43 @@ describe('emitted zod accepts exactly what ajv accepts', () => {
     );
   }, 120_000);
 
+  it('property: allOf over unions, typed lists and leaves (met into one schema)', () => {
+    const part: fc.Arbitrary<Schema> = fc.oneof(
+      leaf,
+      anyOf(leaf),
+      nullable(leaf),
+      fc
+        .tuple(fc.subarray(['string', 'integer', 'number', 'boolean', 'null'], { minLength: 1 }), anyOf(leaf))
+        .map(([type, union]) => ({ type, ...union })),
+      fc.constantFrom<Schema>(
+        { type: 'string', format: 'uri' },
+        { type: 'string', format: 'date-time' },
+        { type: 'object' },
+        { anyOf: [{ type: 'object' }, { type: 'null' }] },
+        { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
+      ),
+    );
+    fc.assert(
+      fc.property(
+        fc.tuple(part, part, part).chain(([u, a, b]) => {
+          const subject = { allOf: [{ $ref: '#/schemas/U' }, a, b] };
+          const values = fc.array(
+            fc.oneof(
+              valueFor(u),
+              valueFor(a),
+              valueFor(b),
+              fc.constantFrom('https://x.example/a', '2024-01-31T10:00:00Z', { id: 1 }),
+            ),
+            { minLength: 1, maxLength: 8 },
+          );
+          return fc.tuple(fc.constant({ U: u, Subject: subject }), values);
+        }),
+        ([named, values]) => agree(named as Record<string, JsonSchema>, values),
+      ),
+      { numRuns: 300 },
+    );
+  }, 120_000);
+
   it('property: format uri accepts every string ajv-formats accepts', () => {
     const named = { Subject: { type: 'string', format: 'uri' } as JsonSchema };
     const zodSchema = loadSchemas(renderModule(named).schemas)['SubjectSchema'];

@@ -64,6 +64,8 @@ class Merger {
   /** Named schemas in merged form; `active` guards against references that lead back to themselves. */
   private readonly resolved = new Map<string, Node | undefined>();
   private readonly active = new Set<string>();
+  /** Inlined named objects → their reference (used again when the object is not merged after all). */
+  private readonly origin = new WeakMap<Node, Node>();
   constructor(private readonly resolve: ResolveNode) {}
 
   private target(key: string): Node | undefined {
@@ -108,21 +110,104 @@ class Merger {
   }
 
   private intersection(members: readonly Node[]): Node {
+    const keep: Node = { kind: 'intersection', members };
     const flat = this.flatten(members, 0);
+    if (flat === undefined) return keep;
     const objects: ObjectNode[] = [];
-    const others: Node[] = [];
-    if (flat !== undefined) {
-      for (const member of flat) {
-        if (member.kind === 'object' && member.additional === 'allow') objects.push(member);
-        else others.push(member);
-      }
+    let others: Node[] = [];
+    for (const member of flat) {
+      if (member.kind === 'object' && member.additional === 'allow') objects.push(member);
+      else others.push(member);
     }
-    // Nothing gained (or something unknown): keep the members as written.
-    if (flat === undefined || objects.length < 2 || others.some((m) => m.kind === 'object'))
-      return { kind: 'intersection', members };
-    const merged = this.merge(objects);
-    if (merged === undefined) return { kind: 'intersection', members };
-    return others.length === 0 ? merged : { kind: 'intersection', members: [merged, ...others] };
+    if (others.some((m) => m.kind === 'object')) return keep;
+    let object: Node | undefined;
+    if (objects.length > 1) {
+      object = this.merge(objects);
+      if (object === undefined) return keep;
+    } else if (objects[0] !== undefined) object = this.origin.get(objects[0]) ?? objects[0];
+    // Where no member may reject unknown keys (which intersections reconcile), the other members
+    // meet pairwise: `[null, integer, string] ∩ (integer | date-time)` is `integer | date-time`.
+    const simplify = !flat.some((m) => this.mayDenyAtRoot(m, new Set()));
+    if (simplify) others = this.meetAll(object === undefined ? others : [object, ...others]);
+    else if (object !== undefined) others = [object, ...others];
+    const changed = objects.length > 1 || others.length < flat.length;
+    if (!changed) return keep;
+    const [only] = others;
+    if (others.length === 1 && only) return only;
+    if (others.some((m) => m.kind === 'never')) return { kind: 'never' };
+    return { kind: 'intersection', members: others };
+  }
+
+  /** Members folded pairwise where `meetPair` knows their intersection; the rest kept as they are. */
+  private meetAll(members: readonly Node[]): Node[] {
+    const out: Node[] = [];
+    for (const member of members) {
+      let placed = false;
+      for (let i = 0; i < out.length && !placed; i++) {
+        const met = this.meetPair(out[i] as Node, member, 0);
+        if (met !== undefined) {
+          out[i] = met;
+          placed = true;
+        }
+      }
+      if (!placed) out.push(member);
+    }
+    return out;
+  }
+
+  /** `a ∩ b` as one schema when it is simple to state (subsumption, disjoint types, unions distributed). */
+  private meetPair(a: Node, b: Node, depth: number): Node | undefined {
+    if (depth > 4) return undefined;
+    if (this.within(a, b)) return a;
+    if (this.within(b, a)) return b;
+    if (disjoint(this.kinds(a), this.kinds(b))) return { kind: 'never' };
+    const [union, other] = a.kind === 'union' ? [a, b] : b.kind === 'union' ? [b, a] : [undefined, b];
+    if (union === undefined || union.discriminator !== undefined) return undefined;
+    const parts: Node[] = [];
+    for (const member of union.members) {
+      const met = this.meetPair(member, other, depth + 1);
+      if (met === undefined) return undefined;
+      if (met.kind === 'union' && met.discriminator === undefined) parts.push(...met.members);
+      else if (met.kind !== 'never') parts.push(met);
+    }
+    const distinct = parts.filter((n, i) => parts.findIndex((m) => sameNode(m, n)) === i);
+    const [only] = distinct;
+    if (distinct.length === 0) return { kind: 'never' };
+    return distinct.length === 1 && only ? only : { kind: 'union', members: distinct };
+  }
+
+  /** The JSON types a schema's values may have; undefined when not known. */
+  private kinds(node: Node, depth = 0): Set<string> | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    switch (node.kind) {
+      case 'string':
+      case 'boolean':
+      case 'null':
+      case 'object':
+      case 'array':
+        return new Set([node.kind]);
+      case 'number':
+        return new Set(['number']);
+      case 'literal':
+        return new Set(node.values.map((v) => (v === null ? 'null' : typeof v)));
+      case 'ref': {
+        const target = this.target(node.key);
+        return target === undefined ? undefined : this.kinds(target, depth + 1);
+      }
+      case 'union': {
+        const all = new Set<string>();
+        for (const member of node.members) {
+          const inner = this.kinds(member, depth + 1);
+          if (inner === undefined) return undefined;
+          for (const k of inner) all.add(k);
+        }
+        return all;
+      }
+      case 'never':
+        return new Set();
+      default:
+        return undefined;
+    }
   }
 
   /** Members with references resolved and nested intersections spread; undefined if one cannot be. */
@@ -139,7 +224,10 @@ class Merger {
         if (target === undefined) return undefined;
         // A referenced object is inlined only to be merged; anything else stays a reference.
         if (target.kind !== 'object' && target.kind !== 'intersection') out.push(member);
-        else {
+        else if (target.kind === 'object') {
+          this.origin.set(target, member);
+          out.push(target);
+        } else {
           const inner = this.flatten([target], depth + 1);
           if (inner === undefined) return undefined;
           out.push(...inner);
@@ -299,6 +387,10 @@ function accepts(node: Node, value: string | number | boolean | null): boolean {
     default:
       return node.kind === 'unknown';
   }
+}
+
+function disjoint(a: Set<string> | undefined, b: Set<string> | undefined): boolean {
+  return a !== undefined && b !== undefined && ![...a].some((kind) => b.has(kind));
 }
 
 function sameNode(a: Node, b: Node): boolean {
