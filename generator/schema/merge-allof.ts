@@ -305,19 +305,19 @@ class Merger {
   }
 
   /** True when every value `a` accepts, `b` accepts too (a sound, incomplete test). */
-  private within(a: Node, b: Node, depth = 0): boolean {
+  private within(a: Node, b: Node, depth = 0, named = false): boolean {
     if (depth > MAX_DEPTH) return false;
     if (sameNode(a, b) || b.kind === 'unknown' || a.kind === 'never') return true;
     if (a.kind === 'ref') {
       const target = this.target(a.key);
-      return target !== undefined && this.within(target, b, depth + 1);
+      return target !== undefined && this.within(target, b, depth + 1, true);
     }
     if (b.kind === 'ref') {
       const target = this.target(b.key);
-      return target !== undefined && this.within(a, target, depth + 1);
+      return target !== undefined && this.within(a, target, depth + 1, named);
     }
-    if (a.kind === 'union') return a.members.every((m) => this.within(m, b, depth + 1));
-    if (b.kind === 'union') return b.members.some((m) => this.within(a, m, depth + 1));
+    if (a.kind === 'union') return a.members.every((m) => this.within(m, b, depth + 1, named));
+    if (b.kind === 'union') return b.members.some((m) => this.within(a, m, depth + 1, named));
     if (a.kind === 'literal') return a.values.every((v) => accepts(b, v));
     switch (b.kind) {
       case 'string':
@@ -328,8 +328,11 @@ class Merger {
       case 'null':
         return a.kind === b.kind;
       case 'object':
-        // `{ type: object }` with nothing else: any object.
+        // `{ type: object }` with nothing else: any object. Not for a named object: types render that
+        // allOf as `{ [key: string]: unknown } & X`, which an interface X (no index signature) does
+        // not satisfy, so the schema's annotation would not type-check.
         return (
+          !named &&
           (a.kind === 'object' || a.kind === 'intersection') &&
           b.additional === 'allow' &&
           b.properties.length === 0 &&
