@@ -8,7 +8,11 @@
  *            timingSafeEqual, JSON.parse;
  *   octokit  `createNodeMiddleware(new Webhooks({ secret }))` with a handler for the event;
  *   ours     the generated GitHub contract's receiver, zod validation on (strict), dedupe off — the
- *            target row; also with the memory dedupe store, and with validation off.
+ *            target row; also with the memory dedupe store, and with validation off. It is the Node
+ *            entry's `createReceiver` (node:crypto, synchronous verification), which is what
+ *            `@gen-webhooks/runtime` resolves to on Node.
+ * Then the same comparison in process (bench/lib/receive-github-process.ts), free of HTTP and of
+ * the load generator's share of the two cores.
  * Each round's ratio comes from that round's pair; the bench reports the median and range of ratios,
  * in req/s and in server CPU per request. Target (#18): ours validated ≥ 0.8× octokit, both ways.
  */
@@ -16,12 +20,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { createNodeMiddleware, Webhooks } from '@octokit/webhooks';
 import { providers } from '../../runtime/presets/index.js';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import type { Receiver } from '../../runtime/receive/types.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { type Example, example, generateGitHub } from './github-module.js';
 import { type Load, listen, runLoad, type Server } from './http-load.js';
 import { loadAverage, type MachineLoad, median, spread, verdict } from './load.js';
+import { githubInProcess } from './receive-github-process.js';
 
 const SECRET = 'bench-github-secret';
 const TARGET = 0.8;
@@ -192,6 +197,7 @@ export async function githubBench(machine: MachineLoad): Promise<void> {
       await c.server.close();
       await c.stop?.();
     }
+    await githubInProcess(contract, module.eventSchemas, payloads, SECRET, machine);
   } finally {
     module.dispose();
   }

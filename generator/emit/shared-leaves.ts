@@ -10,9 +10,13 @@
  * recognised where the renderers write them, as the first argument of a call).
  */
 
+import { URI_SCHEMA } from '../schema/zod.js';
+import { URI_SCHEMA_MINI } from '../schema/zod-mini.js';
+
 /** Expression → const name, longest first (a longer leaf may start with a shorter one). */
 const LEAVES: Readonly<Record<'classic' | 'mini', ReadonlyArray<readonly [string, string]>>> = {
   classic: [
+    [URI_SCHEMA, 'zUri'],
     ["z.number().refine(Number.isInteger, 'Expected an integer')", 'zInteger'],
     ['z.email({ pattern: z.regexes.rfc5322Email })', 'zEmail'],
     ['z.iso.datetime({ offset: true })', 'zDateTime'],
@@ -23,9 +27,9 @@ const LEAVES: Readonly<Record<'classic' | 'mini', ReadonlyArray<readonly [string
     ['z.string()', 'zString'],
     ['z.guid()', 'zGuid'],
     ['z.null()', 'zNull'],
-    ['z.url()', 'zUrl'],
   ],
   mini: [
+    [URI_SCHEMA_MINI, 'zUri'],
     ["z.number().check(z.refine(Number.isInteger, 'Expected an integer'))", 'zInteger'],
     ['z.email({ pattern: z.regexes.rfc5322Email })', 'zEmail'],
     ['z.iso.datetime({ offset: true })', 'zDateTime'],
@@ -36,12 +40,13 @@ const LEAVES: Readonly<Record<'classic' | 'mini', ReadonlyArray<readonly [string
     ['z.string()', 'zString'],
     ['z.guid()', 'zGuid'],
     ['z.null()', 'zNull'],
-    ['z.url()', 'zUrl'],
   ],
 };
 
-/** Uses fewer than this keep their inline spelling (a const for two uses only adds text). */
+/** Uses fewer than this keep their inline spelling (a const for two uses only adds text)… */
 const MIN_USES = 3;
+/** …unless the leaf is long (the `uri` regex): then a second use already pays for the const. */
+const LONG_LEAF = 40;
 
 const IDENT = /[A-Za-z0-9_$]/;
 
@@ -117,7 +122,9 @@ function scan(text: string, leaves: ReadonlyArray<readonly [string, string]>, re
 export function shareLeaves(body: string, zod: 'classic' | 'mini'): { body: string; declarations: string } {
   const leaves = LEAVES[zod];
   const { uses } = scan(body, leaves, new Set());
-  const shared = leaves.filter(([, name]) => (uses.get(name) ?? 0) >= MIN_USES);
+  const shared = leaves.filter(
+    ([expr, name]) => (uses.get(name) ?? 0) >= (expr.length > LONG_LEAF ? 2 : MIN_USES),
+  );
   if (shared.length === 0) return { body, declarations: '' };
   const names = new Set(shared.map(([, name]) => name));
   const declarations = shared.map(([expr, name]) => `const ${name} = ${expr};\n`).join('');

@@ -10,6 +10,7 @@ import type { Diagnostic } from '../errors.js';
 import type { JsonSchema, SourcedSchema } from '../model.js';
 import { type BuildContext, buildNode, docOf } from './ir.js';
 import { renderDoc } from './jsdoc.js';
+import { mergeAllOfIn } from './merge-allof.js';
 import type { ZodHelper } from './own-keys.js';
 import { objectBody, renderType } from './typescript.js';
 import { renderZod } from './zod.js';
@@ -88,7 +89,7 @@ export function renderZodDeclaration(
   schema: SourcedSchema,
   ctx: SchemaContext,
 ): string {
-  const node = buildNode(schema.schema, schema.source, loud(ctx));
+  const node = mergeAllOfIn(buildNode(schema.schema, schema.source, loud(ctx)), ctx);
   const body = renderZod(
     node,
     {
@@ -108,5 +109,5 @@ export function renderZodDeclaration(
  * level whatever the declaration order) unless `ctx.isDeclared(key)` says the const is initialised.
  */
 export function renderZodExpression(schema: JsonSchema, source: string, ctx: SchemaContext): string {
-  return renderZod(buildNode(schema, source, loud(ctx)), ctx);
+  return renderZod(mergeAllOfIn(buildNode(schema, source, loud(ctx)), ctx), ctx);
 }

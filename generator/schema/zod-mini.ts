@@ -9,12 +9,17 @@
 import type { SourcedSchema } from '../model.js';
 import { propertyKey, stringLiteral } from './identifiers.js';
 import { type BuildContext, buildNode, type Node, type PropertyNode } from './ir.js';
+import { mergeAllOfIn } from './merge-allof.js';
 import { literalText } from './typescript.js';
-import type { SchemaNames } from './zod.js';
+import { type SchemaNames, URI_PATTERN } from './zod.js';
 
 const STEP = '  ';
 const MAX_LINE = 100;
 const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** The `uri` check (zod.ts's URI_SCHEMA); `URI_SCHEMA_MINI` is the whole schema's text. */
+const URI_CHECK = `z.regex(${URI_PATTERN}, 'Invalid URI')`;
+export const URI_SCHEMA_MINI = `z.string().check(${URI_CHECK})`;
 
 /** RFC 3339 `full-time` (JSON Schema `time`): seconds and an offset are required; leap second allowed. */
 const TIME_PATTERN =
@@ -38,7 +43,7 @@ function formatBase(format: Extract<Node, { kind: 'string' }>['format']): [strin
     case 'email':
       return ['z.email({ pattern: z.regexes.rfc5322Email })', []];
     case 'uri':
-      return ['z.url()', []];
+      return ['z.string()', [URI_CHECK]];
     case 'uuid':
       return ['z.guid()', []];
     case 'ipv4':
@@ -239,7 +244,7 @@ export function renderZodMiniDeclaration(
     warn: (diagnostic) => ctx.warn(diagnostic),
     ...(ctx.resolve ? { resolve: (key: string) => ctx.resolve?.(key) } : {}),
   };
-  const node = buildNode(schema.schema, schema.source, build);
+  const node = mergeAllOfIn(buildNode(schema.schema, schema.source, build), ctx);
   const body = renderZodMini(node, { schemaName: (key) => ctx.schemaName(key), isDeclared: () => true }, '');
   return `export const ${name}: z.ZodMiniType<${typeName}> = z.lazy(() => ${body});`;
 }

@@ -45,6 +45,20 @@ const STEP = '  ';
 const MAX_LINE = 100;
 const SAFE = Number.MAX_SAFE_INTEGER;
 
+/**
+ * RFC 3986 URI (JSON Schema `uri`), checked by characters: a scheme, `:`, then only URI characters
+ * (unreserved, sub-delims, `:@/?[]`, `%` + two hex digits) with at most one `#`. ASCII only, no
+ * spaces; authority and IP-literal structure are not parsed, so it accepts a superset of what
+ * ajv-formats accepts (ajv-parity.test.ts). Not `z.url()`: that rewrites the value (trims it and drops
+ * tabs and newlines), accepts what WHATWG URL parsing repairs (spaces, `\`, non-ASCII), and costs
+ * a URL parse per string (over half of validating a GitHub payload).
+ */
+export const URI_PATTERN =
+  '/^[A-Za-z][A-Za-z\\d+.-]*:[\\w\\-.~!$&\\x27()*+,;=:@\\/?[\\]]*(?:%[\\dA-Fa-f]{2}[\\w\\-.~!$&\\x27()*+,;=:@\\/?[\\]]*)*(?:#[\\w\\-.~!$&\\x27()*+,;=:@\\/?]*(?:%[\\dA-Fa-f]{2}[\\w\\-.~!$&\\x27()*+,;=:@\\/?]*)*)?$/';
+
+/** The `uri` schema's text (emit/shared-leaves.ts builds it once per module). */
+export const URI_SCHEMA = `z.string().regex(${URI_PATTERN}, 'Invalid URI')`;
+
 /** RFC 3339 `full-time` (JSON Schema `time`): seconds and an offset are required; leap second allowed. */
 const TIME_PATTERN =
   '/^([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)(\\.\\d+)?([zZ]|[+-]([01]\\d|2[0-3]):[0-5]\\d)$/';
@@ -62,7 +76,7 @@ function formatBase(format: Extract<Node, { kind: 'string' }>['format']): string
       // zod's default email pattern rejects valid addresses such as `a!b@example.com`.
       return 'z.email({ pattern: z.regexes.rfc5322Email })';
     case 'uri':
-      return 'z.url()';
+      return URI_SCHEMA;
     case 'uuid':
       // JSON Schema `uuid` is RFC 4122 syntax with any version/variant bits: z.guid(), not z.uuid().
       return 'z.guid()';

@@ -235,6 +235,75 @@ export const cases: Readonly<Record<string, Case>> = {
     ],
     invalid: [{ id: 1, name: 'rex' }, { owner: 'ann' }],
   },
+  allOfRefsSharedKeys: {
+    // Merged into one object: keys declared by several members meet (uri ∩ string, nested objects,
+    // arrays of objects), required keys add up, property counts combine.
+    schema: {
+      allOf: [
+        {
+          type: 'object',
+          minProperties: 2,
+          properties: { url: { type: 'string' }, n: { type: 'number' } },
+          required: ['n'],
+        },
+        { $ref: '#/schemas/Base' },
+        { $ref: '#/schemas/Extra' },
+      ],
+    },
+    named: {
+      Base: {
+        type: 'object',
+        required: ['url'],
+        properties: {
+          url: { type: 'string', format: 'uri' },
+          owner: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
+          tags: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } },
+          n: { type: 'integer' },
+        },
+      },
+      Extra: {
+        type: 'object',
+        maxProperties: 4,
+        properties: {
+          owner: { type: 'object', required: ['login'], properties: { login: { type: 'string' } } },
+          tags: { type: 'array', items: { type: 'object', required: ['a'] }, maxItems: 2 },
+        },
+      },
+    },
+    valid: [
+      { url: 'https://x.example/', n: 1 },
+      { url: 'https://x.example/', n: 1, owner: { id: 1, login: 'o', more: true }, tags: [{ a: 'b' }] },
+    ],
+    invalid: [
+      { url: 'not a uri', n: 1 },
+      { url: 'https://x.example/', n: 1.5 },
+      { url: 'https://x.example/' },
+      { n: 1 },
+      { url: 'https://x.example/', n: 1, owner: { id: 1 } },
+      { url: 'https://x.example/', n: 1, owner: { login: 'o' } },
+      { url: 'https://x.example/', n: 1, tags: [{}] },
+      { url: 'https://x.example/', n: 1, tags: [{ a: 1 }] },
+      { url: 'https://x.example/', n: 1, tags: [{ a: 'b' }, { a: 'b' }, { a: 'b' }] },
+      { url: 'https://x.example/', n: 1, owner: { id: 1, login: 'o' }, tags: [], extra: 1 },
+      [],
+      null,
+    ],
+  },
+  allOfClosedNested: {
+    // A key whose schema in one member is a closed object: not merged (the intersection's nested
+    // check rejects an unknown key there, as JSON Schema does).
+    schema: {
+      allOf: [
+        {
+          type: 'object',
+          properties: { p: { type: 'object', properties: { a: {} }, additionalProperties: false } },
+        },
+        { type: 'object', properties: { p: { type: 'object', properties: { b: {} } } } },
+      ],
+    },
+    valid: [{ p: { a: 1 } }, {}],
+    invalid: [{ p: { b: 1 } }, { p: { a: 1, c: 2 } }],
+  },
   allOfWithOwnProperties: {
     schema: {
       type: 'object',
@@ -321,8 +390,26 @@ export const cases: Readonly<Record<string, Case>> = {
   },
   formatUri: {
     schema: { type: 'string', format: 'uri' },
-    valid: ['https://example.com/x?y=1', 'mailto:a@example.com'],
-    invalid: ['/relative/path', 'example.com'],
+    valid: [
+      'https://example.com/x?y=1',
+      'mailto:a@example.com',
+      'https://api.github.com/repos/o/r/issues?q=a%20b#frag/?x',
+      'urn:isbn:0451450523',
+      'https://[::1]:8080/',
+    ],
+    // z.url() accepted (and trimmed) the whitespace ones and the non-ASCII one.
+    invalid: [
+      '/relative/path',
+      'example.com',
+      'https://exa mple.com',
+      ' https://example.com',
+      'https://example.com\n',
+      'https://example.com/%zz',
+      'https://exämple.com',
+      'https://example.com/{id}',
+      'https://example.com/#a#b',
+      '1http://example.com',
+    ],
   },
   formatUuid: {
     schema: { type: 'string', format: 'uuid' },

@@ -11,12 +11,13 @@ import type {
 } from './types.js';
 
 // Leaf schemas used throughout, built once: zod schemas are immutable, so sharing them is safe.
+const zInteger = z.number().refine(Number.isInteger, 'Expected an integer');
 const zString = z.string();
 
 export const InvoiceLineSchema: z.ZodType<InvoiceLine> = z.lazy(() => z.looseObject({
   description: zString,
   amount: z.number(),
-  quantity: z.number().refine(Number.isInteger, 'Expected an integer').optional(),
+  quantity: zInteger.optional(),
 }));
 
 export const InvoiceSchema: z.ZodType<Invoice> = z.lazy(() => z.looseObject({
@@ -30,7 +31,7 @@ export const InvoiceSchema: z.ZodType<Invoice> = z.lazy(() => z.looseObject({
 
 export const InvoiceOverduePayloadSchema: z.ZodType<InvoiceOverduePayload> = z.lazy(() => z.looseObject({
   invoice: InvoiceSchema,
-  daysOverdue: z.number().refine(Number.isInteger, 'Expected an integer').gte(1),
+  daysOverdue: zInteger.gte(1),
   reminder: z.literal(['first', 'second', 'final', null]).optional(),
 }));
 

@@ -14,6 +14,7 @@ import type {
 } from './types.js';
 
 // Leaf schemas used throughout, built once: zod schemas are immutable, so sharing them is safe.
+const zInteger = z.number().refine(Number.isInteger, 'Expected an integer');
 const zNumber = z.number();
 const zString = z.string();
 
@@ -104,8 +105,8 @@ export const ReactionAddedPayloadSchema: z.ZodType<ReactionAddedPayload> = z.laz
   mixed?: 1 | 'two' | true | null;
 }>(
   z.looseObject({
-    '+1': z.number().refine(Number.isInteger, 'Expected an integer'),
-    '-1': z.number().refine(Number.isInteger, 'Expected an integer'),
+    '+1': zInteger,
+    '-1': zInteger,
     'content-type': z.literal('application/json'),
     default: z.boolean(),
     point: z.tuple([zNumber, zNumber], z.unknown()).refine((a) => a.length <= 2, 'Too big: expected at most 2 items').optional(),

@@ -27,6 +27,7 @@ import type {
 } from './types.js';
 
 // Leaf schemas used throughout, built once: zod schemas are immutable, so sharing them is safe.
+const zUri = z.string().regex(/^[A-Za-z][A-Za-z\d+.-]*:[\w\-.~!$&\x27()*+,;=:@\/?[\]]*(?:%[\dA-Fa-f]{2}[\w\-.~!$&\x27()*+,;=:@\/?[\]]*)*(?:#[\w\-.~!$&\x27()*+,;=:@\/?]*(?:%[\dA-Fa-f]{2}[\w\-.~!$&\x27()*+,;=:@\/?]*)*)?$/, 'Invalid URI');
 const zInteger = z.number().refine(Number.isInteger, 'Expected an integer');
 const zDateTime = z.iso.datetime({ offset: true });
 const zString = z.string();
@@ -121,7 +122,7 @@ export const PetSchema: z.ZodType<Pet> = z.lazy(() => z.looseObject({
   status: PetStatusSchema,
   birthDate: z.iso.date().optional(),
   tags: z.array(zString).refine((a) => new Set(a.map((v) => JSON.stringify(v))).size === a.length, 'Expected unique items').optional(),
-  photoUrls: z.array(z.url()).max(10).optional(),
+  photoUrls: z.array(zUri).max(10).optional(),
 }));
 
 export const OrderCompletedPayloadSchema: z.ZodType<OrderCompletedPayload> = z.lazy(() => z.strictObject({
@@ -148,7 +149,7 @@ export const PaymentSucceededPayloadSchema: z.ZodType<PaymentSucceededPayload> =
   amount: MoneySchema,
   method: PaymentMethodSchema,
   capturedAt: zDateTime,
-  receiptUrl: z.url().optional(),
+  receiptUrl: zUri.optional(),
 }));
 
 export const PetAdoptedPayloadSchema: z.ZodType<PetAdoptedPayload> = z.lazy(() => z.strictObject({

@@ -27,6 +27,8 @@ import type {
 } from './types.js';
 
 // Leaf schemas used throughout, built once: zod schemas are immutable, so sharing them is safe.
+const zUri = z.string().check(z.regex(/^[A-Za-z][A-Za-z\d+.-]*:[\w\-.~!$&\x27()*+,;=:@\/?[\]]*(?:%[\dA-Fa-f]{2}[\w\-.~!$&\x27()*+,;=:@\/?[\]]*)*(?:#[\w\-.~!$&\x27()*+,;=:@\/?]*(?:%[\dA-Fa-f]{2}[\w\-.~!$&\x27()*+,;=:@\/?]*)*)?$/, 'Invalid URI'));
+const zInteger = z.number().check(z.refine(Number.isInteger, 'Expected an integer'));
 const zDateTime = z.iso.datetime({ offset: true });
 const zNumber = z.number();
 const zString = z.string();
@@ -50,7 +52,7 @@ export const CardPaymentSchema: z.ZodMiniType<CardPayment> = z.lazy(() => z.loos
   brand: z.enum(['visa', 'mastercard', 'amex']),
   last4: zString.check(z.regex(/^[0-9]{4}$/u)),
   expMonth: z.optional(z.int().check(z.gte(1), z.lte(12))),
-  expYear: z.optional(z.number().check(z.refine(Number.isInteger, 'Expected an integer'))),
+  expYear: z.optional(zInteger),
 }));
 
 export const MoneySchema: z.ZodMiniType<Money> = z.lazy(() => z.strictObject({
@@ -98,7 +100,7 @@ export const PaymentMethodSchema: z.ZodMiniType<PaymentMethod> = z.lazy(() => z.
     brand: z.enum(['visa', 'mastercard', 'amex']),
     last4: zString.check(z.regex(/^[0-9]{4}$/u)),
     expMonth: z.optional(z.int().check(z.gte(1), z.lte(12))),
-    expYear: z.optional(z.number().check(z.refine(Number.isInteger, 'Expected an integer'))),
+    expYear: z.optional(zInteger),
   }),
   z.looseObject({
     type: z.literal('bank_transfer'),
@@ -121,7 +123,7 @@ export const PetSchema: z.ZodMiniType<Pet> = z.lazy(() => z.looseObject({
   status: PetStatusSchema,
   birthDate: z.optional(z.iso.date()),
   tags: z.optional(z.array(zString).check(z.refine((a) => new Set(a.map((v) => JSON.stringify(v))).size === a.length, 'Expected unique items'))),
-  photoUrls: z.optional(z.array(z.url()).check(z.maxLength(10))),
+  photoUrls: z.optional(z.array(zUri).check(z.maxLength(10))),
 }));
 
 export const OrderCompletedPayloadSchema: z.ZodMiniType<OrderCompletedPayload> = z.lazy(() => z.strictObject({
@@ -148,7 +150,7 @@ export const PaymentSucceededPayloadSchema: z.ZodMiniType<PaymentSucceededPayloa
   amount: MoneySchema,
   method: PaymentMethodSchema,
   capturedAt: zDateTime,
-  receiptUrl: z.optional(z.url()),
+  receiptUrl: z.optional(zUri),
 }));
 
 export const PetAdoptedPayloadSchema: z.ZodMiniType<PetAdoptedPayload> = z.lazy(() => z.strictObject({
