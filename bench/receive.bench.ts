@@ -24,7 +24,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createReceiver } from '../runtime/receive/create-receiver.js';
+import { createReceiver } from '../runtime/receive/receiver-web.js';
 import type { Receiver } from '../runtime/receive/types.js';
 import { standardWebhookHeaders } from '../runtime/signing/standard-webhooks.js';
 import { memoryStore } from '../runtime/stores/memory.js';

@@ -1,15 +1,18 @@
 /**
  * `--runtime inline`: the runtime files a generated module needs, copied into its folder. The walk
- * starts at the runtime's `inline.ts` (what generated files import; written as `runtime/index.ts`) and
- * follows every relative import, type-only ones included (the copy must type-check on its own), so the
- * stores, outboxes, adapters and management code a generated module never imports stay out.
+ * starts at the runtime's `inline.ts` plus the exports of the one signature part the contract uses
+ * (written together as `runtime/index.ts`; what generated files import) and follows every relative
+ * import, type-only ones included (the copy must type-check on its own), so other schemes and
+ * presets, the stores, outboxes, adapters and management code a generated module never imports stay out.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { headerLine } from './emit/header.js';
+import { presetExport, receiverParts } from './emit/receiver-file.js';
 import { GeneratorError } from './errors.js';
+import type { ContractModel } from './model.js';
 
 const ENTRY = 'inline.ts';
 // Runtime sources are formatted by the project's formatter: every import/export clause starts a line.
@@ -57,14 +60,54 @@ function relativeImports(file: string, text: string): string[] {
   return found;
 }
 
-let cached: { readonly version: string; readonly files: ReadonlyMap<string, string> } | undefined;
+/**
+ * The entry's tail for one contract: the parts its receiver imports (`receiverParts`), each from the
+ * file that holds it alone. A preset written against `PresetCrypto` is bound to node:crypto here.
+ */
+function partsExports(dir: string, model: ContractModel): string {
+  const lines: string[] = [];
+  const signature = model.signature;
+  if (signature.kind === 'preset') {
+    const name = signature.preset;
+    const local = presetExport(name).replace(/Preset$/, '');
+    const file = `presets/${name}.ts`;
+    const text = existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8') : '';
+    lines.push("export { presetParts } from './receive/parts.js';");
+    if (new RegExp(`export const ${local}: ProviderPreset<`).test(text)) {
+      lines.push(`export { ${local} as ${presetExport(name)} } from './presets/${name}.js';`);
+    } else {
+      lines.push(
+        "import { bindPreset } from './presets/bind.js';",
+        "import { nodePresetCrypto } from './presets/crypto-node.js';",
+        `import { ${local}, ${local}Scheme } from './presets/${name}.js';`,
+        "import type { ProviderPreset } from './presets/types.js';",
+        `export const ${presetExport(name)}: ProviderPreset<'${name}'> = bindPreset(${local}, ${local}Scheme, nodePresetCrypto);`,
+      );
+    }
+  } else {
+    const [part] = receiverParts(model).imports;
+    lines.push(`export { ${part} } from './receive/parts-node.js';`);
+  }
+  if (receiverParts(model).imports.includes('decodeBody')) {
+    lines.push("export { decodeBody } from './receive/decode-body.js';");
+  }
+  return `// This contract's signature parts.\n${lines.join('\n')}\n`;
+}
 
-/** The runtime files of an inline copy, keyed by path inside `runtime/`, each with a header. */
-export function inlineRuntimeFiles(version: string): ReadonlyMap<string, string> {
-  if (cached?.version === version) return cached.files;
+const cache = new Map<string, ReadonlyMap<string, string>>();
+
+/** The runtime files of an inline copy for `model`, keyed by path inside `runtime/`, each with a header. */
+export function inlineRuntimeFiles(version: string, model: ContractModel): ReadonlyMap<string, string> {
   const dir = runtimeSourceDir();
+  const tail = partsExports(dir, model);
+  const key = `${version}\0${tail}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
   const sources = new Map<string, string>();
-  const queue = [ENTRY];
+  const queue: string[] = [];
+  const entryText = `${readFileSync(path.join(dir, ENTRY), 'utf8')}${tail}`;
+  sources.set(ENTRY, entryText);
+  queue.push(...relativeImports(ENTRY, entryText));
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     if (sources.has(file)) continue;
     const full = path.join(dir, file);
@@ -83,6 +126,6 @@ export function inlineRuntimeFiles(version: string): ReadonlyMap<string, string>
     const header = headerLine(version, `@gen-webhooks/runtime/${file}`);
     files.set(file === ENTRY ? 'index.ts' : file, header + (sources.get(file) as string));
   }
-  cached = { version, files };
+  cache.set(key, files);
   return files;
 }

@@ -16,7 +16,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { createNodeMiddleware, Webhooks } from '@octokit/webhooks';
 import { providers } from '../../runtime/presets/index.js';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import type { Receiver } from '../../runtime/receive/types.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { type Example, example, generateGitHub } from './github-module.js';

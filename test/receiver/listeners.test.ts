@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import type { ReceiverHooks, ReceiverLogger } from '../../runtime/receive/hooks.js';
 import type { Receiver } from '../../runtime/receive/types.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
