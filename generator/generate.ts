@@ -154,7 +154,7 @@ export function emitAll(
     });
     const files = new Map(emitted.files);
     if (options.runtime === 'inline') {
-      for (const [rel, text] of inlineRuntimeFiles(version)) files.set(`runtime/${rel}`, text);
+      for (const [rel, text] of inlineRuntimeFiles(version, model)) files.set(`runtime/${rel}`, text);
     }
     folders.push({ folder: model.name, files });
     diagnostics.push(...emitted.diagnostics);

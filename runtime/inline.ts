@@ -1,7 +1,8 @@
 /**
- * The entry of a `--runtime inline` copy (the generator writes it as `runtime/index.ts` and copies
- * only the runtime files reachable from here): exactly what generated modules import — the receiver
- * and the sender on Node, and the types their files name. Everything else (stores, outboxes,
+ * The entry of a `--runtime inline` copy (the generator writes it as `runtime/index.ts`, followed by
+ * the exports of the one signature part the contract uses, and copies only the runtime files
+ * reachable from there): exactly what generated modules import — the receiver and the sender on
+ * Node, and the types their files name. Everything else (other schemes and presets, stores, outboxes,
  * adapters, management) comes from `@gen-webhooks/runtime` when an app wants it.
  */
 export type { Contract, StandardSchemaV1 } from './contract.js';
@@ -9,10 +10,10 @@ export type { Sender, SenderOptions } from './deliver/sender.js';
 export { createSender } from './deliver/sender.js';
 // The SDK package's smoke test signs fixtures and dedupes in memory with the inlined copy alone.
 export { buildEnvelope } from './envelope.js';
-export { createParser } from './receive/parser-node.js';
-export { createReceiver } from './receive/receiver-node.js';
+export { createReceiverWith } from './receive/create-receiver.js';
+export type { ReceiverParts } from './receive/parts.js';
 export type { Receiver, ReceiverOptions } from './receive/types.js';
-export type { Parser, ParserOptions } from './receive/verify-and-parse.js';
+export { createParserWith, type Parser, type ParserOptions } from './receive/verify-and-parse.js';
 export { createSignatureScheme } from './signing/resolve.js';
 export type { PublicKeyInput } from './signing/scheme.js';
 export { memoryStore } from './stores/memory.js';

@@ -25,6 +25,30 @@ export { createSender } from './deliver/sender-web.js';
 export * from './envelope.js';
 export * from './errors.js';
 export { getHeader } from './headers.js';
+export {
+  azureEventGridPreset,
+  discordPreset,
+  githubPreset,
+  hubspotPreset,
+  intercomPreset,
+  lemonSqueezyPreset,
+  linearPreset,
+  mailgunPreset,
+  metaPreset,
+  microsoftGraphPreset,
+  oktaPreset,
+  paddlePreset,
+  plaidPreset,
+  sendgridPreset,
+  shopifyPreset,
+  slackPreset,
+  squarePreset,
+  stripePreset,
+  svixPreset,
+  twilioPreset,
+  twitchPreset,
+  zoomPreset,
+} from './presets/bound-web.js';
 export { isPresetName } from './presets/catalog.js';
 export { DISCORD_INTERACTION_TYPES } from './presets/discord.js';
 export { hubspotSignedUri } from './presets/hubspot.js';
@@ -54,8 +78,16 @@ export type {
   ProviderPreset,
   ReceiveMode,
 } from './presets/types.js';
-export { DEFAULT_MAX_BODY_BYTES } from './receive/create-receiver.js';
-export { createReceiver } from './receive/receiver-web.js';
+export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './receive/create-receiver.js';
+export { decodeBody } from './receive/decode-body.js';
+export { presetParts, type ReceiverParts, schemeParts } from './receive/parts.js';
+export {
+  asymmetricParts,
+  hmacParts,
+  standardWebhooksParts,
+  unsignedParts,
+} from './receive/parts-web.js';
+export { createParser, createReceiver } from './receive/receiver-web.js';
 export type {
   CommonReceiverOptions,
   DedupeOptions,
@@ -80,7 +112,7 @@ export type {
   WorkerOptions,
 } from './receive/types.js';
 export {
-  createParser,
+  createParserWith,
   type ParsedEvent,
   type ParseInput,
   type Parser,

@@ -4,9 +4,43 @@
  * store when `transactional: true` (hence `T`). Explicit type arguments: inferring them from a
  * 261-event contract is a visible share of a consumer's tsc time, and they are known here.
  * `createParser(options)` is the handler-less form: `verifyAndParse(request)` returns the event.
+ * Both hand the runtime only the parts this contract uses (its one scheme or preset, the body
+ * decoder only for `bodies`), so a bundle carries no other scheme and none of the 22 presets.
  */
 import type { ContractModel } from '../model.js';
 import { commentText, quote } from './literal.js';
+
+/** `microsoft-graph` → `microsoftGraphPreset`: the runtime's export of one bound preset. */
+export function presetExport(preset: string): string {
+  return `${preset.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())}Preset`;
+}
+
+/**
+ * The runtime parts this contract's receiver needs: the names to import and the expression that
+ * combines them (a `ReceiverParts`).
+ */
+export function receiverParts(model: ContractModel): {
+  readonly imports: string[];
+  readonly expression: string;
+} {
+  const signature = model.signature;
+  const base =
+    signature.kind === 'preset'
+      ? {
+          imports: ['presetParts', presetExport(signature.preset)],
+          expression: `presetParts(${presetExport(signature.preset)})`,
+        }
+      : signature.kind === 'hmac'
+        ? { imports: ['hmacParts'], expression: 'hmacParts' }
+        : signature.kind === 'none'
+          ? { imports: ['unsignedParts'], expression: 'unsignedParts' }
+          : signature.kind === 'asymmetric'
+            ? { imports: ['asymmetricParts'], expression: 'asymmetricParts' }
+            : { imports: ['standardWebhooksParts'], expression: 'standardWebhooksParts' };
+  // A preset parses its own bodies (the runtime ignores `bodies` there).
+  if (model.bodies === undefined || signature.kind === 'preset') return base;
+  return { imports: [...base.imports, 'decodeBody'], expression: `{ ...${base.expression}, decodeBody }` };
+}
 
 export function emitReceiverFile(model: ContractModel, header: string, runtime: string): string {
   const title = commentText(model.title);
@@ -23,26 +57,34 @@ export function emitReceiverFile(model: ContractModel, header: string, runtime: 
         '\n',
       ]
     : [];
+  const parts = receiverParts(model);
+  const names = [
+    'createParserWith',
+    'createReceiverWith',
+    ...parts.imports,
+    'type Parser',
+    'type ParserOptions',
+    ...(asymmetric ? ['type PublicKeyInput'] : []),
+    'type Receiver',
+    'type ReceiverOptions',
+    'type ReceiverParts',
+  ];
   return [
     header,
     'import {\n',
-    '  createParser as createRuntimeParser,\n',
-    '  createReceiver as createRuntimeReceiver,\n',
-    '  type Parser,\n',
-    '  type ParserOptions,\n',
-    ...(asymmetric ? ['  type PublicKeyInput,\n'] : []),
-    '  type Receiver,\n',
-    '  type ReceiverOptions,\n',
+    ...names.map((name) => `  ${name},\n`),
     `} from ${quote(runtime)};\n`,
     "import { contract } from './contract.js';\n",
     "import type { Events } from './types.js';\n",
     '\n',
     ...option,
+    `const parts: ReceiverParts = ${parts.expression.startsWith('presetParts') ? '/* @__PURE__ */ ' : ''}${parts.expression};\n`,
+    '\n',
     `/** Verifies, validates and dispatches ${title} deliveries to typed handlers. */\n`,
     'export function createReceiver<Tx = undefined, T extends boolean = false>(\n',
     `  options: ReceiverOptions<Events, Tx, T>${key},\n`,
     '): Receiver<Events> {\n',
-    '  return createRuntimeReceiver<Events, Tx, T>(contract, options);\n',
+    '  return createReceiverWith<Events, Tx, T>(contract, options, parts);\n',
     '}\n',
     '\n',
     `/**\n * Verifies one ${title} delivery and returns its event, narrowed on \`type\`:\n`,
@@ -51,7 +93,7 @@ export function emitReceiverFile(model: ContractModel, header: string, runtime: 
       : ' * `const event = await createParser({ secret }).verifyAndParse(request)`. Throws `WebhookError` only.\n',
     ' */\n',
     `export function createParser(options: ParserOptions${key}): Parser<Events> {\n`,
-    '  return createRuntimeParser<Events>(contract, options);\n',
+    '  return createParserWith<Events>(contract, options, parts);\n',
     '}\n',
   ].join('');
 }

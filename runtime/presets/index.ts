@@ -5,6 +5,30 @@
  * plus what a receiver needs to know about the provider (`providers[name]`: event id and type rules,
  * dedupe TTL, default mode, handshakes, and the `Contract` parts).
  */
+export {
+  azureEventGridPreset,
+  discordPreset,
+  githubPreset,
+  hubspotPreset,
+  intercomPreset,
+  lemonSqueezyPreset,
+  linearPreset,
+  mailgunPreset,
+  metaPreset,
+  microsoftGraphPreset,
+  oktaPreset,
+  paddlePreset,
+  plaidPreset,
+  sendgridPreset,
+  shopifyPreset,
+  slackPreset,
+  squarePreset,
+  stripePreset,
+  svixPreset,
+  twilioPreset,
+  twitchPreset,
+  zoomPreset,
+} from './bound-node.js';
 export { DISCORD_INTERACTION_TYPES } from './discord.js';
 export { hubspotSignedUri } from './hubspot.js';
 export { mailgunSignature } from './mailgun.js';

@@ -3,8 +3,8 @@
  * node:querystring: here it is a clear `invalid_config`, and its code stays out of Web bundles. The
  * presets written on Web Crypto (Zoom, Twitch, Meta, …) come bound from the catalog.
  */
-import { WebhookError } from '../errors.js';
 import type { SignatureScheme } from '../signing/scheme.js';
+import { twilioNeedsNode } from './bound-web.js';
 import { bindProviders, getDescriptor, type Providers } from './catalog.js';
 import { webPresetCrypto } from './crypto-web.js';
 import { discordScheme } from './discord.js';
@@ -16,13 +16,6 @@ import { svixScheme } from './svix.js';
 import type { PresetName, PresetSchemeOptions, ProviderPreset } from './types.js';
 
 export { isPresetName } from './catalog.js';
-
-function twilioNeedsNode(): never {
-  throw new WebhookError(
-    'invalid_config',
-    'twilio: this preset needs Node (node:querystring spells one of the URLs Twilio may have signed); use it from @gen-webhooks/runtime on Node',
-  );
-}
 
 export const providers: Providers = /* @__PURE__ */ bindProviders(webPresetCrypto, {
   stripe: stripeScheme,

@@ -11,7 +11,7 @@ import { standardWebhookHeaders } from '../signing/standard-webhooks.js';
 import { memoryStore } from '../stores/memory.js';
 import { sqliteStore } from '../stores/sqlite.js';
 import type { IdempotencyStore } from '../stores/types.js';
-import { createReceiver } from './create-receiver.js';
+import { createReceiver } from './receiver-web.js';
 import type { ReceivedEvent } from './types.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-receiver-'));

@@ -9,24 +9,22 @@
 
 import { nodeHandler } from '../adapters/node-http.js';
 import { webHandler } from '../adapters/web.js';
-import { bodyTooLarge, toBytes, toText } from '../bytes.js';
+import { bodyTooLarge, toBytes } from '../bytes.js';
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import type { DeliverySpan } from '../otel/types.js';
-import { getDescriptor } from '../presets/catalog.js';
 import type { HandshakeResponse, PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
 import { missingVerificationKey } from '../signing/asymmetric-scheme.js';
-import { createSignatureSchemeWeb, type SchemeFactory } from '../signing/resolve-web.js';
-import type { HeadersInput, RawBody, Secret } from '../signing/scheme.js';
+import type { RawBody, Secret } from '../signing/scheme.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type EventQueue, type IdempotencyStore } from '../stores/types.js';
 import { type QueuedPayload, queueProcessor } from './ack-fast.js';
 import { Completions } from './completion.js';
 import { contractHandshakes } from './contract-handshakes.js';
-import { decodeBody } from './decode-body.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
 import { type AnyHandler, headerRecord, isThenable } from './handler-event.js';
 import { Listeners } from './listeners.js';
 import { consoleLogger, elapsed, reportResult, safeLog, safely } from './observe.js';
+import { bodyParser, contentId, providerOf, type ReceiverParts } from './parts.js';
 import { type Checked, policyCheck } from './policy.js';
 import { errorResult, statusResult, toWebhookError } from './respond.js';
 import { type Ids, type RunContext, storeFailure } from './run-context.js';
@@ -84,42 +82,26 @@ function ownerTokens(): () => string {
   };
 }
 
-async function contentId(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(
-    await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>),
-  );
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return `sha256:${hex}`;
-}
-
-function parseJson(bytes: Uint8Array): unknown {
-  const text = toText(bytes);
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new WebhookError('invalid_body', 'The body is not valid JSON', { cause });
-  }
-}
-
 /** A provider handshake's answer: sent as is, nothing dispatched or claimed. */
 function handshakeResult(answer: HandshakeResponse): ReceiveResult {
   return { status: answer.status, headers: answer.headers, body: answer.body, outcome: 'processed' };
 }
 
-/** `schemes`: the Node entry passes node:crypto's `createSignatureScheme`; Web Crypto by default. */
-export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
+/**
+ * `parts`: the scheme factory, provider rules and body decoder the contract needs (`parts.ts`); the
+ * entries' `createReceiver` passes them all, a generated receiver only its contract's.
+ */
+export function createReceiverWith<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
-  schemes: SchemeFactory = createSignatureSchemeWeb,
+  parts: ReceiverParts,
 ): Receiver<M, HandlerTx<Tx, T>> {
   const o = options as unknown as LooseOptions;
   const now = o.now ?? Date.now;
   const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const token = o.token ?? ownerTokens();
-  const provider: ProviderDescriptor | undefined =
-    contract.signature.kind === 'preset' ? getDescriptor(contract.signature.preset) : undefined;
+  const provider: ProviderDescriptor | undefined = providerOf(contract, parts);
   const store = o.dedupe === false ? undefined : o.store;
   const ttlMs = o.ttlMs ?? store?.ttlMs ?? provider?.dedupeTtlMs ?? DEFAULT_TTL_MS;
   const unknownEvent = o.unknownEvent ?? 'ignore';
@@ -176,7 +158,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
     now,
   };
-  const scheme = o.scheme ?? schemes(contract.signature, presetOptions);
+  const scheme = o.scheme ?? parts.scheme(contract.signature, presetOptions);
   // A preset answers its provider's handshakes; any other contract answers the ones it declares and
   // the sender's endpoint verification event (unless it declares an event of that name itself).
   const ownHandshakes =
@@ -213,12 +195,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
     return errorResult(e, outcome, context);
   };
 
-  const parseBody = (bytes: Uint8Array, headers: HeadersInput): unknown =>
-    provider !== undefined
-      ? provider.parseBody(bytes, headers)
-      : contract.bodies === undefined
-        ? parseJson(bytes)
-        : decodeBody(contract.bodies, bytes, headers);
+  const parseBody = bodyParser(contract, parts, provider);
 
   const check = policyCheck(o, events);
 

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { Contract } from '../contract.js';
 import { standardWebhookHeaders } from '../signing/standard-webhooks.js';
 import { memoryStore } from '../stores/memory.js';
-import { createReceiver } from './create-receiver.js';
 import { createDispatcher } from './dispatch.js';
+import { createReceiver } from './receiver-web.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 

@@ -1,8 +1,15 @@
 /** The receiver: verify → replay window → parse → validate → claim → handle → done; ack-fast queue. */
-export { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
+export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
+export { decodeBody } from './decode-body.js';
 export type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './hooks.js';
-export { createParser } from './parser-node.js';
-export { createReceiver } from './receiver-node.js';
+export { presetParts, type ReceiverParts, schemeParts } from './parts.js';
+export {
+  asymmetricParts,
+  hmacParts,
+  standardWebhooksParts,
+  unsignedParts,
+} from './parts-node.js';
+export { createParser, createReceiver } from './receiver-node.js';
 export type {
   AnyReceivedEvent,
   CommonReceiverOptions,
@@ -27,9 +34,10 @@ export type {
   ValidationPolicy,
   WorkerOptions,
 } from './types.js';
-export type {
-  ParsedEvent,
-  ParseInput,
-  Parser,
-  ParserOptions,
+export {
+  createParserWith,
+  type ParsedEvent,
+  type ParseInput,
+  type Parser,
+  type ParserOptions,
 } from './verify-and-parse.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { delivery, petstore, SECRET } from '../../test/receiver/fixtures.js';
 import { standardWebhookHeaders } from '../signing/standard-webhooks.js';
 import { memoryStore } from '../stores/memory.js';
-import { createReceiver } from './create-receiver.js';
+import { createReceiver } from './receiver-web.js';
 import { validate } from './validate.js';
 
 function decodePointer(pointer: string): string[] {

@@ -1,15 +1,29 @@
 /**
- * `createReceiver` of the Node entry: the receive pipeline with node:crypto's schemes (synchronous
- * verification: the fast path `bench/verify.bench.ts` measures).
+ * `createReceiver` and `createParser` of the Node entry: the receive pipeline with every part on
+ * node:crypto (synchronous verification: the fast path `bench/verify.bench.ts` measures).
+ * Generated receivers pass their contract's parts alone (`parts-node.ts`).
  */
 import type { Contract, EventMapBase } from '../contract.js';
+import { getDescriptor } from '../presets/catalog.js';
 import { createSignatureScheme } from '../signing/resolve.js';
-import { createReceiver as createPipeline } from './create-receiver.js';
+import { createReceiverWith } from './create-receiver.js';
+import { decodeBody } from './decode-body.js';
+import type { ReceiverParts } from './parts.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
+import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
+
+const allParts: ReceiverParts = { scheme: createSignatureScheme, provider: getDescriptor, decodeBody };
 
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
 ): Receiver<M, HandlerTx<Tx, T>> {
-  return createPipeline(contract, options, createSignatureScheme);
+  return createReceiverWith(contract, options, allParts);
+}
+
+export function createParser<M extends EventMapBase>(
+  contract: Contract<M>,
+  options: ParserOptions,
+): Parser<M> {
+  return createParserWith(contract, options, allParts);
 }

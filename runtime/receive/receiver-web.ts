@@ -1,15 +1,29 @@
 /**
- * `createReceiver` of the Web entry: the receive pipeline with Web Crypto schemes. Same type as the
- * Node entry's, so a generated receiver compiles against either.
+ * `createReceiver` and `createParser` of the Web entry: the receive pipeline with every part on Web
+ * Crypto (any contract: each scheme, every preset but Twilio, the body decoders). Same types as
+ * the Node entry's. Generated receivers pass their contract's parts alone (`parts-web.ts`).
  */
 import type { Contract, EventMapBase } from '../contract.js';
+import { getDescriptor } from '../presets/catalog.js';
 import { createSignatureSchemeWeb } from '../signing/resolve-web.js';
-import { createReceiver as createPipeline } from './create-receiver.js';
+import { createReceiverWith } from './create-receiver.js';
+import { decodeBody } from './decode-body.js';
+import type { ReceiverParts } from './parts.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
+import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
+
+const allParts: ReceiverParts = { scheme: createSignatureSchemeWeb, provider: getDescriptor, decodeBody };
 
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
 ): Receiver<M, HandlerTx<Tx, T>> {
-  return createPipeline(contract, options, createSignatureSchemeWeb);
+  return createReceiverWith(contract, options, allParts);
+}
+
+export function createParser<M extends EventMapBase>(
+  contract: Contract<M>,
+  options: ParserOptions,
+): Parser<M> {
+  return createParserWith(contract, options, allParts);
 }

@@ -17,7 +17,7 @@ import {
 import { memoryStore } from '../stores/memory.js';
 import type { PostgresStore, PostgresTxOf } from '../stores/postgres.js';
 import type { SqliteStore } from '../stores/sqlite.js';
-import { createReceiver } from './create-receiver.js';
+import { createReceiver } from './receiver-web.js';
 import type { Receiver, UnknownEvent } from './types.js';
 
 // What sqliteStore(db) and postgresStore(pool) return for the drivers' own instances.

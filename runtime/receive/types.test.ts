@@ -7,7 +7,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { petstore, SECRET } from '../../test/receiver/fixtures.js';
 import { checkTypeTests, directives, type TypeTestResult } from '../../test/types/expect-errors.js';
-import { createReceiver } from './create-receiver.js';
+import { createReceiver } from './receiver-web.js';
 
 const file = path.join(import.meta.dirname, 'types.test-d.ts');
 const expected = directives(file);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adopted, delivery, type PetstoreEvents, petstore, SECRET } from '../../test/receiver/fixtures.js';
 import type { Contract } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { createParser } from './verify-and-parse.js';
+import { createParser } from './receiver-web.js';
 
 async function rejection(promise: Promise<unknown>): Promise<WebhookError> {
   try {

@@ -7,16 +7,15 @@
  */
 
 import { readRequestBody } from '../adapters/web.js';
-import { bodyTooLarge, toBytes, toText } from '../bytes.js';
+import { bodyTooLarge, toBytes } from '../bytes.js';
 import type { Contract, EventMapBase, EventName, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { getDescriptor } from '../presets/catalog.js';
 import type { PresetOptions } from '../presets/types.js';
 import { missingVerificationKey } from '../signing/asymmetric-scheme.js';
-import { createSignatureSchemeWeb, type SchemeFactory } from '../signing/resolve-web.js';
 import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
 import { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 import { createDispatcher } from './dispatch.js';
+import { bodyParser, contentId, providerOf, type ReceiverParts } from './parts.js';
 import { toWebhookError } from './respond.js';
 import type { ReceiveRequest } from './types.js';
 import { validate } from './validate.js';
@@ -69,38 +68,20 @@ function isRequest(input: ParseInput): input is Request {
   return typeof (input as Request).arrayBuffer === 'function' && typeof (input as Request).url === 'string';
 }
 
-function parseJson(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(toText(bytes));
-  } catch (cause) {
-    throw new WebhookError('invalid_body', 'The body is not valid JSON', { cause });
-  }
-}
-
-async function contentId(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(
-    await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>),
-  );
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return `sha256:${hex}`;
-}
-
-/** `schemes` builds the signature scheme: Web Crypto by default, node:crypto from the Node entry. */
-export function createParser<M extends EventMapBase>(
+/** `parts` as for `createReceiverWith`: the entries' `createParser` passes them all. */
+export function createParserWith<M extends EventMapBase>(
   contract: Contract<M>,
   options: ParserOptions,
-  schemes: SchemeFactory = createSignatureSchemeWeb,
+  parts: ReceiverParts,
 ): Parser<M> {
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const provider =
-    contract.signature.kind === 'preset' ? getDescriptor(contract.signature.preset) : undefined;
+  const provider = providerOf(contract, parts);
   const missing = missingVerificationKey(contract.signature, options, 'createParser', contract.name);
   if (missing) throw missing;
   const scheme =
     options.scheme ??
-    schemes(contract.signature, {
+    parts.scheme(contract.signature, {
       ...(options.preset ?? {}),
       secret: (options.secret ?? []) as never,
       ...(options.publicKey === undefined ? {} : { publicKey: options.publicKey }),
@@ -108,6 +89,7 @@ export function createParser<M extends EventMapBase>(
       now,
     });
   const dispatch = createDispatcher(contract);
+  const parseBody = bodyParser(contract, parts, provider);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
 
   const parse = async (headers: HeadersInput, bytes: Uint8Array, url: string | undefined) => {
@@ -115,7 +97,7 @@ export function createParser<M extends EventMapBase>(
     const verified = await scheme.verify(
       url === undefined ? { headers, body: bytes } : { headers, body: bytes, url },
     );
-    const body = provider === undefined ? parseJson(bytes) : provider.parseBody(bytes, headers);
+    const body = parseBody(bytes, headers);
     const x = dispatch(body, headers, verified);
     if (x.event === undefined) {
       throw new WebhookError('unknown_event', `Unknown event type "${x.type}"`, {

@@ -11,11 +11,7 @@ import { hmacSchemeWeb } from './hmac-scheme-web.js';
 import type { SchemeOptions, SignatureScheme } from './scheme.js';
 import { standardWebhooksWeb } from './standard-webhooks-web.js';
 
-/** What a receiver builds its scheme with: `createSignatureScheme` (node:crypto) or this file's twin. */
-export type SchemeFactory = (
-  config: SignatureConfig,
-  options: SchemeOptions & PresetOptions,
-) => SignatureScheme;
+export type { SchemeFactory } from '../receive/parts.js';
 
 const noSignatureWeb: SignatureScheme = { name: 'none', sign: async () => ({}), verify: async () => ({}) };
 

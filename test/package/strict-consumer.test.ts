@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -175,6 +176,109 @@ describe('a --runtime inline module in a project with only zod (and @types/node)
       expect(
         compile(project, ['generated/petstore-openapi/index.ts'], { skipLibCheck, types: ['node'] }),
       ).toEqual([]);
+    },
+    120_000,
+  );
+});
+
+// The versions this repository tests with, installed for real (npm, from its cache when it can).
+const ZOD = JSON.parse(readFileSync(path.join(repoRoot, 'node_modules/zod/package.json'), 'utf8')).version;
+const TYPESCRIPT = ts.version;
+
+/** tsconfig settings a Node user writes (no lib.dom) and a bundler/DOM user writes. */
+const USER_CONFIGS: Record<string, Record<string, unknown>> = {
+  node16: { module: 'node16', moduleResolution: 'node16', lib: ['es2022'] },
+  nodenext: { module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'] },
+  'bundler, DOM': { module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom', 'dom.iterable'] },
+};
+
+describe('a --runtime inline module in a project with only zod and typescript installed (no @types/node)', () => {
+  const project = path.join(tmp, 'inline-bare');
+  const contracts = ['petstore-openapi', 'petstore-asyncapi'];
+  beforeAll(async () => {
+    mkdirSync(project, { recursive: true });
+    writeFileSync(
+      path.join(project, 'package.json'),
+      '{ "name": "consumer", "private": true, "type": "module" }\n',
+    );
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    execFileSync(
+      npm,
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '-E',
+        `zod@${ZOD}`,
+        `typescript@${TYPESCRIPT}`,
+      ],
+      { cwd: project, stdio: 'pipe' },
+    );
+    await generate({
+      inputs: ['schemas/petstore.openapi.yaml', 'schemas/petstore.asyncapi.yaml'],
+      out: path.join(project, 'generated'),
+      cwd: repoRoot,
+      runtime: 'inline',
+    });
+  }, 300_000);
+
+  it('has nothing in node_modules but zod and typescript', () => {
+    expect(
+      readdirSync(path.join(project, 'node_modules'))
+        .filter((f) => !f.startsWith('.'))
+        .sort(),
+    ).toEqual(['typescript', 'zod']);
+  });
+
+  it('imports no node: module (the copy reaches Node built-ins through its own typed shims)', () => {
+    for (const contract of contracts) {
+      const dir = path.join(project, 'generated', contract, 'runtime');
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+      const offending = files.filter((f) =>
+        /from 'node:|import\('node:/.test(readFileSync(path.join(dir, f), 'utf8')),
+      );
+      expect(offending).toEqual([]);
+    }
+  });
+
+  const cases = Object.keys(USER_CONFIGS).flatMap((config) =>
+    [false, true].map((skipLibCheck) => ({ config, skipLibCheck })),
+  );
+  it.each(cases)(
+    'type-checks with tsc -p under strict settings ($config, skipLibCheck: $skipLibCheck)',
+    ({ config, skipLibCheck }) => {
+      const name = `tsconfig.${config.replace(/\W+/g, '-')}.${skipLibCheck}.json`;
+      const tsconfig = {
+        compilerOptions: {
+          target: 'es2022',
+          ...USER_CONFIGS[config],
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          noPropertyAccessFromIndexSignature: true,
+          verbatimModuleSyntax: true,
+          erasableSyntaxOnly: true,
+          noImplicitOverride: true,
+          noImplicitReturns: true,
+          noFallthroughCasesInSwitch: true,
+          noUnusedLocals: true,
+          noUnusedParameters: true,
+          skipLibCheck,
+          noEmit: true,
+        },
+        files: contracts.map((c) => `generated/${c}/index.ts`),
+      };
+      writeFileSync(path.join(project, name), JSON.stringify(tsconfig, null, 2));
+      const tsc = path.join(project, 'node_modules/typescript/bin/tsc');
+      let output = '';
+      try {
+        execFileSync(process.execPath, [tsc, '-p', name], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
+      } catch (error) {
+        output = String((error as { stdout?: string }).stdout ?? error);
+      }
+      expect(output).toBe('');
     },
     120_000,
   );

@@ -1,14 +1,36 @@
 /**
  * What `npm pack` would publish, for both packages (scripts not run): license, readme and manifest,
  * no tests, source maps or configs; the runtime's `.ts` sources are exactly the files a
- * `--runtime inline` copy takes (walked from runtime/inline.ts), so a source no inline copy imports
+ * `--runtime inline` copy of some contract takes (walked from runtime/inline.ts and the contract's
+ * signature parts), so a source no inline copy imports
  * does not ship and one it needs cannot be left out.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inlineRuntimeFiles } from '../../generator/inline-runtime.js';
+import type { ContractModel } from '../../generator/model.js';
+import { providers } from '../../runtime/presets/registry.js';
 import { repoRoot } from '../types/typecheck.js';
+
+/** Every file some inline copy takes: one copy per signature kind and preset, with and without bodies. */
+function inlineSources(): string[] {
+  const signatures = [
+    { kind: 'standard-webhooks' },
+    { kind: 'hmac' },
+    { kind: 'none' },
+    ...Object.keys(providers).map((preset) => ({ kind: 'preset', preset })),
+  ];
+  const files = new Set<string>();
+  for (const signature of signatures) {
+    for (const bodies of [undefined, { form: true }]) {
+      const model = { signature, ...(bodies === undefined ? {} : { bodies }) } as unknown as ContractModel;
+      for (const file of inlineRuntimeFiles('test', model).keys())
+        files.add(file === 'index.ts' ? 'inline.ts' : file);
+    }
+  }
+  return [...files].sort();
+}
 
 function packed(dir: string): string[] {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -34,10 +56,7 @@ describe('@gen-webhooks/runtime tarball', () => {
 
   it('ships exactly the sources an inline copy takes (add a `!file` to runtime/package.json files for others)', () => {
     const sources = files.filter((f) => f.endsWith('.ts') && !f.startsWith('dist/'));
-    const inline = [...inlineRuntimeFiles('test').keys()]
-      .map((f) => (f === 'index.ts' ? 'inline.ts' : f))
-      .sort();
-    expect(sources).toEqual(inline);
+    expect(sources).toEqual(inlineSources());
   });
 });
 

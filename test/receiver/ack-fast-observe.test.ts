@@ -16,8 +16,8 @@ import {
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { otelTracing } from '../../runtime/otel/otel-tracing.js';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
 import type { ReceiverHooks } from '../../runtime/receive/hooks.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
 import { adopted, delivery, petstore, SECRET } from './fixtures.js';
 

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
 import { petstore, SECRET } from './fixtures.js';

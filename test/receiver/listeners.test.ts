@@ -4,8 +4,8 @@
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
 import type { ReceiverHooks, ReceiverLogger } from '../../runtime/receive/hooks.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import type { Receiver } from '../../runtime/receive/types.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { adopted, delivery, type PetstoreEvents, petstore, SECRET } from './fixtures.js';

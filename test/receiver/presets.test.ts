@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { providerContract } from '../../runtime/presets/provider-contract.js';
 import { getProvider } from '../../runtime/presets/registry.js';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { RETRY_WINDOWS } from '../../runtime/stores/retry-windows.js';
 import type { CompleteOptions, IdempotencyStore } from '../../runtime/stores/types.js';

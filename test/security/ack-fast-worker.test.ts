@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
 import type { IdempotencyStore } from '../../runtime/stores/types.js';

@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WebhookError } from '../../runtime/errors.js';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { redisStore } from '../../runtime/stores/redis.js';
 import type { IdempotencyStore } from '../../runtime/stores/types.js';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { redisStore } from '../../runtime/stores/redis.js';

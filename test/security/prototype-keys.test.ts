@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { defineContract } from '../../runtime/contract.js';
 import { createSender } from '../../runtime/deliver/sender.js';
 import { isWebhookError } from '../../runtime/errors.js';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { standardWebhookHeaders } from '../../runtime/signing/standard-webhooks.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

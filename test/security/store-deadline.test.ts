@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../../runtime/receive/store-deadline.js';
 import type { ReceiveResult } from '../../runtime/receive/types.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';

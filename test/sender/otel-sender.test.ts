@@ -31,7 +31,7 @@ import { createWorker } from '../../runtime/deliver/worker.js';
 import { otelMetrics } from '../../runtime/otel/otel-metrics.js';
 import { otelTracing } from '../../runtime/otel/otel-tracing.js';
 import { setSendMetrics, setSendTracing } from '../../runtime/otel/send-hooks.js';
-import { createReceiver } from '../../runtime/receive/create-receiver.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { adopted, petstore, SECRET } from '../receiver/fixtures.js';
 import { LOCAL, outboxFixtures, startServer, type TestServer, tempDir } from './helpers.js';

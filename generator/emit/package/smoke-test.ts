@@ -1,12 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the smoke test is JavaScript text with its own template literals
 /**
  * test/smoke.test.mjs of an SDK package (`node --test`, against the built dist/): every fixture is
- * wrapped in the contract's envelope, signed with the runtime's signer for the contract's scheme,
+ * wrapped in the contract's envelope, signed with the scheme of the receiver's own parts,
  * and fed to the receiver (handled once, then answered as a duplicate; a tampered body is 401) and to
  * `verifyAndParse` (the same event back). Proves the package as published works end to end.
  */
 import type { ContractModel } from '../../model.js';
 import { quote } from '../literal.js';
+import { receiverParts } from '../receiver-file.js';
 
 export interface SmokeTestInput {
   readonly model: ContractModel;
@@ -27,7 +28,7 @@ function keysCode(model: ContractModel): string[] {
       "const seed = pair.privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32).toString('hex');",
       "const publicKey = pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');",
       'const keys = { secret: publicKey, preset: { signingKey: seed } };',
-      'const signer = createSignatureScheme(contract.signature, { secret: publicKey, signingKey: seed });',
+      `const signer = ${receiverParts(model).expression}.scheme(contract.signature, { secret: publicKey, signingKey: seed });`,
     ];
   }
   if (model.signature.kind === 'asymmetric') {
@@ -49,7 +50,7 @@ function keysCode(model: ContractModel): string[] {
   }
   return [
     `const keys = { secret: ${quote(SECRET)} };`,
-    `const signer = createSignatureScheme(contract.signature, { secret: ${quote(SECRET)} });`,
+    `const signer = ${receiverParts(model).expression}.scheme(contract.signature, { secret: ${quote(SECRET)} });`,
   ];
 }
 
@@ -69,7 +70,7 @@ export function emitSmokeTest(input: SmokeTestInput): string {
     "import assert from 'node:assert/strict';",
     ...(keyPair ? ["import { generateKeyPairSync } from 'node:crypto';"] : []),
     "import { test } from 'node:test';",
-    `import { buildEnvelope, createSignatureScheme, memoryStore } from ${quote(input.runtimeImport)};`,
+    `import { ${['buildEnvelope', 'memoryStore', ...receiverParts(model).imports].join(', ')} } from ${quote(input.runtimeImport)};`,
     "import { fixtures } from '../dist/fixtures.js';",
     "import { contract, createParser, createReceiver } from '../dist/index.js';",
     '',

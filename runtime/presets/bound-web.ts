@@ -1,0 +1,70 @@
+/**
+ * Each provider preset on Web Crypto as its own export (`githubPreset`, …), so a generated receiver
+ * imports its one preset and a bundle carries no other (`presetParts(githubPreset)`). Twilio's scheme
+ * needs node:querystring: here it is a clear `invalid_config`. Twins of `bound-node.ts`.
+ */
+import { WebhookError } from '../errors.js';
+import { bindPreset } from './bind.js';
+import { webPresetCrypto as crypto } from './crypto-web.js';
+import { discord, discordScheme } from './discord.js';
+import { github, githubScheme } from './github.js';
+import { shopify, shopifyScheme } from './shopify.js';
+import { slack, slackScheme } from './slack.js';
+import { stripe, stripeScheme } from './stripe.js';
+import { svix, svixScheme } from './svix.js';
+import { twilio } from './twilio.js';
+import type { ProviderPreset } from './types.js';
+
+export function twilioNeedsNode(): never {
+  throw new WebhookError(
+    'invalid_config',
+    'twilio: this preset needs Node (node:querystring spells one of the URLs Twilio may have signed); use it from @gen-webhooks/runtime on Node',
+  );
+}
+
+export const stripePreset: ProviderPreset<'stripe'> = /* @__PURE__ */ bindPreset(
+  stripe,
+  stripeScheme,
+  crypto,
+);
+export const githubPreset: ProviderPreset<'github'> = /* @__PURE__ */ bindPreset(
+  github,
+  githubScheme,
+  crypto,
+);
+export const shopifyPreset: ProviderPreset<'shopify'> = /* @__PURE__ */ bindPreset(
+  shopify,
+  shopifyScheme,
+  crypto,
+);
+export const slackPreset: ProviderPreset<'slack'> = /* @__PURE__ */ bindPreset(slack, slackScheme, crypto);
+export const twilioPreset: ProviderPreset<'twilio'> = /* @__PURE__ */ bindPreset(
+  twilio,
+  twilioNeedsNode,
+  crypto,
+);
+export const discordPreset: ProviderPreset<'discord'> = /* @__PURE__ */ bindPreset(
+  discord,
+  discordScheme,
+  crypto,
+);
+export const svixPreset: ProviderPreset<'svix'> = /* @__PURE__ */ bindPreset(svix, svixScheme, crypto);
+
+// Written on Web Crypto (asynchronous verify): the same objects on every runtime.
+export {
+  azureEventGrid as azureEventGridPreset,
+  hubspot as hubspotPreset,
+  intercom as intercomPreset,
+  lemonSqueezy as lemonSqueezyPreset,
+  linear as linearPreset,
+  mailgun as mailgunPreset,
+  meta as metaPreset,
+  microsoftGraph as microsoftGraphPreset,
+  okta as oktaPreset,
+  paddle as paddlePreset,
+  plaid as plaidPreset,
+  sendgrid as sendgridPreset,
+  square as squarePreset,
+  twitch as twitchPreset,
+  zoom as zoomPreset,
+} from './web-crypto-presets.js';

@@ -1,0 +1,26 @@
+/** The signature parts of one scheme kind on Web Crypto, for generated receivers (twins of `parts-node.ts`). */
+
+import { type AsymmetricOptions, asymmetricScheme } from '../signing/asymmetric-scheme.js';
+import { hmacSchemeWeb } from '../signing/hmac-scheme-web.js';
+import type { SignatureScheme } from '../signing/scheme.js';
+import { standardWebhooksWeb } from '../signing/standard-webhooks-web.js';
+import { type ReceiverParts, schemeParts } from './parts.js';
+
+/** Standard Webhooks contracts (the default signature). */
+export const standardWebhooksParts: ReceiverParts = /* @__PURE__ */ schemeParts(
+  'standard-webhooks',
+  (_c, o) => standardWebhooksWeb(o),
+);
+
+/** `kind: hmac` contracts. */
+export const hmacParts: ReceiverParts = /* @__PURE__ */ schemeParts('hmac', hmacSchemeWeb);
+
+const unsigned: SignatureScheme = { name: 'none', sign: async () => ({}), verify: async () => ({}) };
+
+/** Unsigned contracts (`kind: none`). */
+export const unsignedParts: ReceiverParts = /* @__PURE__ */ schemeParts('none', () => unsigned);
+
+/** `kind: asymmetric` contracts (key pairs on Web Crypto, the same on every runtime). */
+export const asymmetricParts: ReceiverParts = /* @__PURE__ */ schemeParts('asymmetric', (c, o) =>
+  asymmetricScheme(c, o as AsymmetricOptions),
+);

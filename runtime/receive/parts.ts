@@ -1,0 +1,110 @@
+/**
+ * What a receiver or parser needs beyond the pipeline, chosen per contract so a bundle carries only
+ * that: the signature scheme factory (Web Crypto or node:crypto, per entry), the provider's rules for
+ * a preset contract, and the form/multipart decoder for a contract with `bodies`. The entries'
+ * `createReceiver`/`createParser` pass every part (any contract works); generated receivers pass
+ * `standardWebhooksParts`, `hmacParts`, `unsignedParts` or `presetParts(<name>Preset)` alone.
+ */
+import { toText } from '../bytes.js';
+import type { BodyFormats, Contract, EventMapBase, SignatureConfig } from '../contract.js';
+import { WebhookError } from '../errors.js';
+import type { PresetName, PresetOptions, ProviderDescriptor, ProviderPreset } from '../presets/types.js';
+import type { HeadersInput, SchemeOptions, SignatureScheme } from '../signing/scheme.js';
+
+/** What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one kind's. */
+export type SchemeFactory = (
+  config: SignatureConfig,
+  options: SchemeOptions & PresetOptions,
+) => SignatureScheme;
+
+export interface ReceiverParts {
+  /** Builds the contract's signature scheme. */
+  readonly scheme: SchemeFactory;
+  /** A preset contract's provider rules (event ids, handshakes, body parsing, default mode). */
+  readonly provider?: (name: PresetName) => ProviderDescriptor;
+  /** The decoder of a contract that declares `bodies` (form-encoded, multipart). */
+  readonly decodeBody?: (formats: BodyFormats, bytes: Uint8Array, headers: HeadersInput) => unknown;
+}
+
+/** The parts of contracts signed with one scheme kind (`invalid_config` for a contract of another). */
+export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>>(
+  kind: K,
+  make: (config: Extract<SignatureConfig, { readonly kind: K }>, options: SchemeOptions) => SignatureScheme,
+): ReceiverParts {
+  return {
+    scheme: (config, options) => {
+      if (config.kind !== kind) {
+        throw new WebhookError(
+          'invalid_config',
+          `The contract is signed with "${config.kind}" but the receiver was built for "${kind}"`,
+        );
+      }
+      return make(config as Extract<SignatureConfig, { readonly kind: K }>, options);
+    },
+  };
+}
+
+/** The parts of one provider preset (its scheme and its rules; nothing of the other presets). */
+export function presetParts(preset: ProviderPreset): ReceiverParts {
+  return {
+    scheme: (_config, options) => preset.scheme(options),
+    provider: (name) => {
+      if (name !== preset.name) {
+        throw new WebhookError(
+          'invalid_config',
+          `The contract's preset is "${name}" but the receiver was built with "${preset.name}"`,
+        );
+      }
+      return preset;
+    },
+  };
+}
+
+/** The provider of a preset contract; `invalid_config` when `parts` lack what the contract needs. */
+export function providerOf(
+  contract: Contract<EventMapBase>,
+  parts: ReceiverParts,
+): ProviderDescriptor | undefined {
+  if (contract.signature.kind !== 'preset') return undefined;
+  if (parts.provider === undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      `The "${contract.signature.preset}" preset needs presetParts(...) (or the runtime's createReceiver)`,
+    );
+  }
+  return parts.provider(contract.signature.preset);
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(toText(bytes));
+  } catch (cause) {
+    throw new WebhookError('invalid_body', 'The body is not valid JSON', { cause });
+  }
+}
+
+/** The verified raw body → the value dispatched: the provider's parser, the contract's bodies, or JSON. */
+export function bodyParser(
+  contract: Contract<EventMapBase>,
+  parts: ReceiverParts,
+  provider: ProviderDescriptor | undefined,
+): (bytes: Uint8Array, headers: HeadersInput) => unknown {
+  if (provider !== undefined) return (bytes, headers) => provider.parseBody(bytes, headers);
+  const formats = contract.bodies;
+  if (formats === undefined) return parseJson;
+  const decode = parts.decodeBody;
+  if (decode === undefined) {
+    throw new WebhookError('invalid_config', `"${contract.name}" declares bodies: its parts need decodeBody`);
+  }
+  return (bytes, headers) => decode(formats, bytes, headers);
+}
+
+/** The id of a delivery that carries none: the SHA-256 of its body. */
+export async function contentId(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(
+    await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>),
+  );
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return `sha256:${hex}`;
+}
