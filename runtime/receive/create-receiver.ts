@@ -186,7 +186,10 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
       ? contractHandshakes(
           contract.handshakes ?? [],
           o.secret === undefined ? [] : Array.isArray(o.secret) ? o.secret : [o.secret as Secret],
-          { verificationEvent: !Object.hasOwn(contract.events, 'webhook.verification') },
+          {
+            verificationEvent: !Object.hasOwn(contract.events, 'webhook.verification'),
+            verifyToken: o.verifyToken,
+          },
         )
       : undefined;
   const dispatch = createDispatcher(contract);
