@@ -26,6 +26,12 @@ export interface EchoHandshake {
    */
   readonly signed?: boolean;
   readonly challenge: HandshakeSource;
+  /**
+   * Where the request carries a verify token the provider was given when the endpoint was set up
+   * (Meta's `hub.verify_token`). It must equal the receiver's `verifyToken` option (compared in
+   * constant time, which createReceiver then requires); otherwise the answer is 403, never the challenge.
+   */
+  readonly verifyToken?: HandshakeSource;
   readonly when?: HandshakeMatch;
   /** Default `{ kind: 'text' }`. */
   readonly respond?: { readonly kind: 'text' } | { readonly kind: 'json'; readonly field: string };

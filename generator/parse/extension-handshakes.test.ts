@@ -45,6 +45,7 @@ describe('x-gen-webhooks.handshakes', () => {
         kind: 'echo',
         method: 'GET',
         when: { query: { 'hub.mode': 'subscribe' } },
+        verifyToken: { query: 'hub.verify_token' },
         challenge: { query: 'hub.challenge' },
       },
       { kind: 'echo', signed: false, challenge: { query: 'validationToken' }, respond: { kind: 'text' } },
@@ -88,6 +89,51 @@ describe('x-gen-webhooks.handshakes', () => {
       { handshakes: [{ kind: 'echo', method: 'GET', challenge: { body: '/c' } }] },
       `${P}/0/challenge/body`,
       /GET handshake has no body/,
+    ],
+    [
+      'a verify token with two sources',
+      {
+        handshakes: [{ kind: 'echo', challenge: { query: 'c' }, verifyToken: { query: 't', body: '/t' } }],
+      },
+      `${P}/0/verifyToken`,
+      /verifyToken must name exactly one of body, query/,
+    ],
+    [
+      'a verify token that is no mapping',
+      { handshakes: [{ kind: 'echo', challenge: { query: 'c' }, verifyToken: 'hub.verify_token' }] },
+      `${P}/0/verifyToken`,
+      /verifyToken must be a mapping/,
+    ],
+    [
+      'a verify token body field that is no pointer',
+      { handshakes: [{ kind: 'echo', challenge: { query: 'c' }, verifyToken: { body: 'token' } }] },
+      `${P}/0/verifyToken/body`,
+      /verifyToken\.body must be a JSON pointer/,
+    ],
+    [
+      'a GET reading the verify token from the body',
+      {
+        handshakes: [{ kind: 'echo', method: 'GET', challenge: { query: 'c' }, verifyToken: { body: '/t' } }],
+      },
+      `${P}/0/verifyToken/body`,
+      /GET handshake has no body to read the verify token from/,
+    ],
+    [
+      'a verify token on an hmac-token handshake',
+      {
+        handshakes: [
+          {
+            kind: 'hmac-token',
+            token: { body: '/t' },
+            verifyToken: { query: 'v' },
+            algorithm: 'sha256',
+            encoding: 'hex',
+            respond: { tokenField: 'a', hashField: 'b' },
+          },
+        ],
+      },
+      `${P}/0/verifyToken`,
+      /unknown key "verifyToken"/,
     ],
     [
       'a bad method',

@@ -70,7 +70,12 @@ function match(loc: Loc): HandshakeMatch {
 }
 
 function echo(loc: Loc, value: Record<string, unknown>): EchoHandshake {
-  onlyKeys(loc, value, ['kind', 'method', 'signed', 'challenge', 'when', 'respond'], 'an "echo" handshake');
+  onlyKeys(
+    loc,
+    value,
+    ['kind', 'method', 'signed', 'challenge', 'verifyToken', 'when', 'respond'],
+    'an "echo" handshake',
+  );
   const method =
     value.method === undefined
       ? undefined
@@ -80,6 +85,15 @@ function echo(loc: Loc, value: Record<string, unknown>): EchoHandshake {
     fail(
       child(child(loc, 'challenge'), 'body'),
       'a GET handshake has no body to read the challenge from',
+      '{ query: <name> }',
+    );
+  }
+  const verifyToken =
+    value.verifyToken === undefined ? undefined : source(child(loc, 'verifyToken'), 'verifyToken');
+  if (method === 'GET' && verifyToken !== undefined && 'body' in verifyToken) {
+    fail(
+      child(child(loc, 'verifyToken'), 'body'),
+      'a GET handshake has no body to read the verify token from',
       '{ query: <name> }',
     );
   }
@@ -96,6 +110,7 @@ function echo(loc: Loc, value: Record<string, unknown>): EchoHandshake {
     ...(method === undefined ? {} : { method }),
     ...(value.signed === undefined ? {} : { signed: bool(child(loc, 'signed'), 'signed') }),
     challenge,
+    ...(verifyToken === undefined ? {} : { verifyToken }),
     ...(value.when === undefined ? {} : { when: match(child(loc, 'when')) }),
     ...(respond === undefined ? {} : { respond }),
   };

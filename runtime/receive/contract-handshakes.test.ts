@@ -60,4 +60,78 @@ describe('contractHandshakes', () => {
     expect(await both?.before?.({ ...post, body: slackBody })).toBeUndefined();
     expect(contractHandshakes([slack], [], { verificationEvent: true })?.before).toBeUndefined();
   });
+
+  describe('verifyToken', () => {
+    const meta: HandshakeConfig = {
+      kind: 'echo',
+      method: 'GET',
+      when: { query: { 'hub.mode': 'subscribe' } },
+      verifyToken: { query: 'hub.verify_token' },
+      challenge: { query: 'hub.challenge' },
+    };
+    const bodyToken: HandshakeConfig = {
+      kind: 'echo',
+      verifyToken: { body: '/token' },
+      challenge: { body: '/challenge' },
+    };
+    const get = (query: string) => ({ ...post, method: 'GET', url: `https://hooks.example/in?${query}` });
+
+    it('echoes only when the token equals the configured one; any other is 403 without the challenge', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.string({ minLength: 1, maxLength: 40 }),
+          fc.string(),
+          async (configured, sent) => {
+            const own = contractHandshakes([meta], [], { verificationEvent: false, verifyToken: configured });
+            const q = new URLSearchParams({
+              'hub.mode': 'subscribe',
+              'hub.verify_token': sent,
+              'hub.challenge': 'c1',
+            });
+            const answer = await own?.before?.(get(q.toString()));
+            if (sent === configured) expect(answer).toMatchObject({ status: 200, body: 'c1' });
+            else {
+              expect(answer?.status).toBe(403);
+              expect(answer?.body ?? '').not.toContain('c1');
+            }
+          },
+        ),
+      );
+    });
+
+    it('a missing token is 403; a request the condition does not hold for is no handshake', async () => {
+      const own = contractHandshakes([meta], [], { verificationEvent: false, verifyToken: 't0k' });
+      expect((await own?.before?.(get('hub.mode=subscribe&hub.challenge=c1')))?.status).toBe(403);
+      expect(await own?.before?.(get('hub.mode=other&hub.challenge=c1'))).toBeUndefined();
+    });
+
+    it('reads the token from a body pointer (a signed POST): only a string equal to it passes', async () => {
+      const own = contractHandshakes([bodyToken], [], { verificationEvent: false, verifyToken: 't0k' });
+      expect(await own?.after(post, { token: 't0k', challenge: 'c1' })).toMatchObject({
+        status: 200,
+        body: 'c1',
+      });
+      for (const token of ['t0K', 't0k ', ['t0k'], 7, null, undefined]) {
+        const answer = await own?.after(post, { token, challenge: 'c1' });
+        expect(answer?.status, JSON.stringify(token)).toBe(403);
+      }
+    });
+
+    it('without a configured token the receiver cannot be built: invalid_config with the pointer', () => {
+      for (const verifyToken of [undefined, '']) {
+        expect(() =>
+          contractHandshakes([bodyToken, meta], [], { verificationEvent: false, verifyToken }),
+        ).toThrow(
+          expect.objectContaining({
+            code: 'invalid_config',
+            details: { pointer: '/x-gen-webhooks/handshakes/0/verifyToken' },
+          }),
+        );
+      }
+      // A contract without a token check needs none.
+      expect(
+        contractHandshakes([{ ...meta, verifyToken: undefined }], [], { verificationEvent: false }),
+      ).toBeDefined();
+    });
+  });
 });

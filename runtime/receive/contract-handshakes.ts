@@ -7,9 +7,11 @@
  * - `after(body)`: signed handshakes, answered once the request verified.
  */
 import { toText } from '../bytes.js';
+import { WebhookError } from '../errors.js';
 import type { HandshakeConfig, HandshakeMatch, HandshakeSource } from '../handshake-config.js';
 import { headerValue, jsonResponse } from '../presets/support.js';
 import type { HandshakeRequest, HandshakeResponse } from '../presets/types.js';
+import { equalText } from '../presets/web-crypto.js';
 import { emptyResponse, isRecord, textResponse } from '../presets/web-support.js';
 import { encodeBase64, encodeHex } from '../signing/encoding.js';
 import type { Secret } from '../signing/scheme.js';
@@ -51,13 +53,28 @@ function query(url: string | undefined): URLSearchParams | undefined {
   }
 }
 
+function raw(source: HandshakeSource, body: unknown, params: URLSearchParams | undefined): unknown {
+  return 'body' in source ? at(body, source.body) : (params?.get(source.query) ?? undefined);
+}
+
 function read(
   source: HandshakeSource,
   body: unknown,
   params: URLSearchParams | undefined,
 ): string | undefined {
-  const value = 'body' in source ? at(body, source.body) : (params?.get(source.query) ?? undefined);
+  const value = raw(source, body, params);
   return typeof value === 'string' && CHALLENGE.test(value) ? value : undefined;
+}
+
+/** The request's verify token equals the configured one (constant time; absent never equals). */
+function tokenMatches(
+  source: HandshakeSource,
+  body: unknown,
+  params: URLSearchParams | undefined,
+  expected: string,
+): boolean {
+  const value = raw(source, body, params);
+  return typeof value === 'string' && equalText(value, expected);
 }
 
 function matches(
@@ -106,6 +123,7 @@ async function answer(
   request: HandshakeRequest,
   body: unknown,
   secrets: readonly Secret[],
+  verifyToken: string | undefined,
 ): Promise<HandshakeResponse | undefined> {
   const method = request.method?.toUpperCase() ?? 'POST';
   if (config.kind === 'cloudevents') {
@@ -126,6 +144,13 @@ async function answer(
   const params = query(request.url);
   if (!matches(config.when, body, params)) return undefined;
   if (config.kind === 'echo') {
+    // A wrong or missing token is refused before the challenge is even read: nothing is echoed.
+    if (
+      config.verifyToken !== undefined &&
+      !tokenMatches(config.verifyToken, body, params, verifyToken ?? '')
+    ) {
+      return emptyResponse(403);
+    }
     const challenge = read(config.challenge, body, params);
     if (challenge === undefined) return undefined;
     const respond = config.respond ?? { kind: 'text' };
@@ -158,8 +183,17 @@ function verificationAnswer(body: unknown): HandshakeResponse | undefined {
 export function contractHandshakes(
   configs: readonly HandshakeConfig[],
   secrets: readonly Secret[],
-  options: { readonly verificationEvent: boolean },
+  options: { readonly verificationEvent: boolean; readonly verifyToken?: string | undefined },
 ): ContractHandshakes | undefined {
+  const tokenIndex = configs.findIndex((c) => c.kind === 'echo' && c.verifyToken !== undefined);
+  if (tokenIndex >= 0 && (options.verifyToken === undefined || options.verifyToken === '')) {
+    throw new WebhookError(
+      'invalid_config',
+      "the contract's echo handshake checks a verify token: pass createReceiver({ verifyToken }), the token you gave the provider",
+      { details: { pointer: `/x-gen-webhooks/handshakes/${tokenIndex}/verifyToken` } },
+    );
+  }
+  const { verifyToken } = options;
   const unsigned = configs.filter((c) => !signedOf(c));
   const signed = configs.filter(signedOf);
   if (unsigned.length === 0 && signed.length === 0 && !options.verificationEvent) return undefined;
@@ -171,7 +205,7 @@ export function contractHandshakes(
           before: async (request: HandshakeRequest) => {
             const body = parsed(request.body);
             for (const config of unsigned) {
-              const out = await answer(config, request, body, secrets);
+              const out = await answer(config, request, body, secrets, verifyToken);
               if (out !== undefined) return out;
             }
             return undefined;
@@ -182,7 +216,7 @@ export function contractHandshakes(
         ? (_request, body) => verification(body)
         : async (request, body) => {
             for (const config of signed) {
-              const out = await answer(config, request, body, secrets);
+              const out = await answer(config, request, body, secrets, verifyToken);
               if (out !== undefined) return out;
             }
             return verification(body);

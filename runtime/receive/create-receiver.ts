@@ -166,7 +166,10 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
       ? contractHandshakes(
           contract.handshakes ?? [],
           o.secret === undefined ? [] : Array.isArray(o.secret) ? o.secret : [o.secret as Secret],
-          { verificationEvent: !Object.hasOwn(contract.events, 'webhook.verification') },
+          {
+            verificationEvent: !Object.hasOwn(contract.events, 'webhook.verification'),
+            verifyToken: o.verifyToken,
+          },
         )
       : undefined;
   const dispatch = createDispatcher(contract);

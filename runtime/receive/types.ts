@@ -115,6 +115,12 @@ export interface CommonReceiverOptions<M extends EventMapBase> {
   readonly scheme?: SignatureScheme;
   /** Provider-specific options for preset schemes (see PresetOptions). */
   readonly preset?: PresetOptions;
+  /**
+   * The verify token you gave the provider, for a contract whose echo handshake checks one
+   * (`x-gen-webhooks.handshakes[].verifyToken`); required then. A handshake carrying another token
+   * (or none) is answered 403 and its challenge is never echoed.
+   */
+  readonly verifyToken?: string;
   /** Replay window in seconds, or `{ past, future }`. Default 300 both ways (or the preset's). */
   readonly tolerance?: Tolerance;
   /** Clock in ms since the epoch. Default `Date.now`. */

@@ -1,19 +1,21 @@
 /**
- * Finds the TypeScript code blocks of a Markdown file. A block is ```ts or ```typescript; the info
- * string may add one marker, `fragment` (a snippet that needs names from the fragment prelude: it is
- * type-checked, not run). Any other marker, and any JavaScript block, is an error rather than a block
- * that silently escapes the test.
+ * Finds the TypeScript code blocks of a Markdown file. A block is ```ts or ```typescript, with no
+ * marker: every block is type-checked and run, so a marker that would exempt one (and any JavaScript
+ * block) is an error rather than a block that silently escapes the test. A block whose first line
+ * names a file (`// webhooks.ts — the receiver …`) is also that module, for the blocks that import it.
  */
 export interface DocBlock {
   /** The Markdown file, relative to the repository (`docs/sender.md`). */
   readonly doc: string;
   /** 1-based line of the first code line in the Markdown file. */
   readonly line: number;
-  readonly kind: 'program' | 'fragment';
+  /** The module name its first line gives (`webhooks.ts`), if any. */
+  readonly file?: string;
   readonly code: string;
 }
 
 const OPEN = /^( *)(`{3,})\s*([^`]*)$/;
+const NAMED = /^\/\/ ([\w-]+(?:\.[\w-]+)*\.ts)(?:\s|$)/;
 const TS = new Set(['ts', 'typescript']);
 const JS = new Set(['js', 'javascript', 'mjs', 'cjs', 'jsx', 'tsx', 'mts', 'cts']);
 
@@ -35,21 +37,19 @@ export function extractBlocks(doc: string, markdown: string): DocBlock[] {
       .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)));
     const language = lang.toLowerCase();
     if (JS.has(language)) {
-      throw new Error(
-        `${doc}:${i + 1}: a \`${lang}\` block is not tested; write it as \`ts\` (or \`ts fragment\`)`,
-      );
+      throw new Error(`${doc}:${i + 1}: a \`${lang}\` block is not tested; write it as \`ts\``);
     }
     if (TS.has(language)) {
-      const unknown = markers.filter((m) => m !== 'fragment');
-      if (unknown.length > 0 || markers.length > 1) {
+      if (markers.length > 0) {
         throw new Error(
-          `${doc}:${i + 1}: unknown marker "${markers.join(' ')}" (only \`fragment\` is known)`,
+          `${doc}:${i + 1}: unknown marker "${markers.join(' ')}" (every \`ts\` block is type-checked and run)`,
         );
       }
+      const file = NAMED.exec(body[0] ?? '')?.[1];
       blocks.push({
         doc,
         line: i + 2,
-        kind: markers[0] === 'fragment' ? 'fragment' : 'program',
+        ...(file === undefined ? {} : { file }),
         code: `${body.join('\n')}\n`,
       });
     }

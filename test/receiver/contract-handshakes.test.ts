@@ -22,7 +22,9 @@ mkdirSync(path.join(repoRoot, 'test/.tmp'), { recursive: true });
 const dir = mkdtempSync(path.join(repoRoot, 'test/.tmp/handshakes-'));
 const store = memoryStore();
 const handled: string[] = [];
+const VERIFY_TOKEN = 'meta-verify-token-4f2a';
 let server: Listening;
+let createGenerated: (options: object) => unknown;
 
 beforeAll(async () => {
   await generate({
@@ -34,8 +36,10 @@ beforeAll(async () => {
   )) as {
     createReceiver: (options: object) => Receiver<{ 'ticket.opened': { ticketId: string } }>;
   };
+  createGenerated = generated.createReceiver;
   const receiver = generated.createReceiver({
     secret: SECRET,
+    verifyToken: VERIFY_TOKEN,
     store,
     handlers: {
       'ticket.opened': (event: { data: { ticketId: string } }) => void handled.push(event.data.ticketId),
@@ -78,15 +82,49 @@ describe('contract handshakes, answered by the generated receiver', () => {
     expect((await send({ method: 'POST', ...forged })).status).toBe(401);
   });
 
-  it('echo (unsigned GET, text, conditional on the query)', async () => {
-    const ok = await send({ method: 'GET', path: '/hooks?hub.mode=subscribe&hub.challenge=1158201444' });
+  it('echo (unsigned GET, text, conditional on the query, with its verify token)', async () => {
+    const ok = await send({
+      method: 'GET',
+      path: `/hooks?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=1158201444`,
+    });
     expect(ok).toMatchObject({ status: 200, body: '1158201444' });
     expect(ok.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(ok.headers.get('x-content-type-options')).toBe('nosniff');
     // The condition does not hold: not a handshake, so an unsigned request is refused.
-    const other = await send({ method: 'GET', path: '/hooks?hub.mode=unsubscribe&hub.challenge=1' });
+    const other = await send({
+      method: 'GET',
+      path: `/hooks?hub.mode=unsubscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=1`,
+    });
     expect(other.status).toBeGreaterThanOrEqual(400);
     expect(other.body).not.toBe('1');
+  });
+
+  it('echo with a verify token: another token, a prefix of it or none is 403, the challenge never echoed', async () => {
+    for (const token of ['wrong-token', VERIFY_TOKEN.slice(0, -1), `${VERIFY_TOKEN}x`, '', undefined]) {
+      const query = token === undefined ? '' : `&hub.verify_token=${encodeURIComponent(token)}`;
+      const refused = await send({
+        method: 'GET',
+        path: `/hooks?hub.mode=subscribe${query}&hub.challenge=ch-7781`,
+      });
+      expect(refused.status, String(token)).toBe(403);
+      expect(refused.body).not.toContain('ch-7781');
+    }
+  });
+
+  it('a contract whose handshake checks a verify token needs one: invalid_config naming its pointer', () => {
+    for (const verifyToken of [undefined, '']) {
+      let caught: unknown;
+      try {
+        createGenerated({ secret: SECRET, store, verifyToken, handlers: { 'ticket.opened': () => {} } });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toMatchObject({
+        code: 'invalid_config',
+        message: expect.stringMatching(/createReceiver\(\{ verifyToken \}\)/),
+        details: { pointer: '/x-gen-webhooks/handshakes/1/verifyToken' },
+      });
+    }
   });
 
   it('echo (unsigned POST, token in the query), and no echo of anything but short printable text', async () => {
