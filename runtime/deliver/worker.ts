@@ -7,11 +7,12 @@
  * Delivery is at-least-once: a crash after the receiver processed a request but before the verdict
  * was stored repeats the attempt (receivers dedupe on the message id). Ordering is not promised.
  */
-import { DEFAULT_SCHEDULE, nextDelay } from '../backoff.js';
+import { DEFAULT_SCHEDULE } from '../backoff.js';
 import { DEFAULT_TIMEOUT_MS } from '../classify.js';
 import type { BackoffConfig, Contract, EventMapBase, SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { createAgents, type HttpAgents } from './http-attempt.js';
+import { resolveAttempt } from './outbox/completion.js';
 import type {
   AttemptResolution,
   ClaimedDelivery,
@@ -151,21 +152,10 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
 
-  const resolve = (delivery: ClaimedDelivery, attempt: PerformedAttempt): AttemptResolution => {
-    const { outcome } = attempt.classification;
-    if (outcome === 'success') return { kind: 'succeeded' };
-    const error = attempt.error ?? attempt.classification.reason;
-    if (outcome === 'fail') return { kind: 'dead', error };
-    // `retry`, and `gone` too: the endpoint is disabled, and re-enabling it resumes the schedule.
-    const delay = nextDelay(retry, delivery.attempt, {
-      retryAfter: attempt.responseHeaders['retry-after'],
-      rng,
-      now: () => attempt.startedAt,
-      ...(options.minRetryAfterMs !== undefined ? { minRetryAfterMs: options.minRetryAfterMs } : {}),
-      ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
-    });
-    if (delay === null) return { kind: 'dead', error };
-    return { kind: 'retry', nextAttemptAt: attempt.startedAt + delay, error };
+  const clamp = {
+    rng,
+    ...(options.minRetryAfterMs !== undefined ? { minRetryAfterMs: options.minRetryAfterMs } : {}),
+    ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
   };
 
   const deliver = async (delivery: ClaimedDelivery): Promise<AttemptResolution | undefined> => {
@@ -192,7 +182,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       targets,
       ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
     });
-    const resolution = resolve(delivery, attempt);
+    const resolution = resolveAttempt(delivery, attempt, retry, clamp);
     const result: CompleteResult = await outbox.complete({
       delivery,
       now: now(),
