@@ -74,6 +74,8 @@ export interface Delivery {
   readonly leaseOwner?: string;
   readonly leaseUntil?: number;
   readonly lastError?: string;
+  /** The send's ordering key (see `SendOptions.orderingKey`). */
+  readonly orderingKey?: string;
   readonly createdAt: number;
   readonly updatedAt: number;
   /** When the delivery succeeded or was dead-lettered. */
@@ -118,6 +120,8 @@ export interface EnqueueOptions {
   readonly endpointIds?: readonly string[];
   /** A driver-specific transaction handle (pg client inside BEGIN, or the better-sqlite3 db). */
   readonly tx?: unknown;
+  /** Deliveries with the same key to the same endpoint are attempted one at a time, in send order. */
+  readonly orderingKey?: string;
 }
 
 export interface EnqueueResult {

@@ -5,7 +5,8 @@
  * 410 disables at once, N consecutive failures disable and call `onEndpointDisabled`.
  *
  * Delivery is at-least-once: a crash after the receiver processed a request but before the verdict
- * was stored repeats the attempt (receivers dedupe on the message id). Ordering is not promised.
+ * was stored repeats the attempt (receivers dedupe on the message id). Ordering is promised only per
+ * ordering key and endpoint (the claim takes a key's head only; see docs/sender.md).
  */
 import { DEFAULT_SCHEDULE } from '../backoff.js';
 import { DEFAULT_TIMEOUT_MS } from '../classify.js';

@@ -52,6 +52,7 @@ export function toDelivery(r: Row, columns: Columns): Delivery {
     ...(present(r.lease_owner) ? { leaseOwner: r.lease_owner as string } : {}),
     ...(present(r.lease_until) ? { leaseUntil: columns.time(r.lease_until) } : {}),
     ...(present(r.last_error) ? { lastError: r.last_error as string } : {}),
+    ...(present(r.ordering_key) ? { orderingKey: r.ordering_key as string } : {}),
     createdAt: columns.time(r.created_at),
     updatedAt: columns.time(r.updated_at),
     ...(present(r.finished_at) ? { finishedAt: columns.time(r.finished_at) } : {}),

@@ -15,6 +15,11 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
     m.created_at AS message_created_at, e.*`;
   const claimedFrom = `u JOIN ${T.messages} m ON m.id = u.message_id JOIN ${T.endpoints} e ON e.id = u.endpoint_id`;
 
+  // A keyed delivery waits for every earlier unfinished one of its key and endpoint.
+  const headOfKey = `(d.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${T.deliveries} p
+     WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
+       AND p.status IN ('pending', 'delivering') AND p.ordering_seq < d.ordering_seq))`;
+
   const toClaimed = (r: Row, owner: string, leaseUntil: number): ClaimedDelivery => ({
     id: r.delivery_id as string,
     messageId: r.delivery_message_id as string,
@@ -35,13 +40,13 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
          SELECT d.id, d.endpoint_id, d.lease_until AS due FROM ${T.deliveries} d
          JOIN ${T.endpoints} e ON e.id = d.endpoint_id
          WHERE d.status = 'delivering' AND d.lease_until <= $1 AND e.enabled AND e.rate_limit IS NULL
-           AND NOT (d.endpoint_id = ANY ($2::text[]))
+           AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${headOfKey}
          ORDER BY d.lease_until LIMIT $3 FOR UPDATE OF d SKIP LOCKED
        ), pending AS (
          SELECT d.id, d.endpoint_id, d.next_attempt_at AS due FROM ${T.deliveries} d
          JOIN ${T.endpoints} e ON e.id = d.endpoint_id
          WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.enabled AND e.rate_limit IS NULL
-           AND NOT (d.endpoint_id = ANY ($2::text[]))
+           AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${headOfKey}
          ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED
        ), ranked AS (
          SELECT id, due, row_number() OVER (PARTITION BY endpoint_id ORDER BY due) AS rn
@@ -79,7 +84,7 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
           c,
           `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
              JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-             WHERE d.status = '${status}' AND d.${column} <= $1 AND ${filter}
+             WHERE d.status = '${status}' AND d.${column} <= $1 AND ${filter} AND ${headOfKey}
              ORDER BY d.${column} LIMIT $3 FOR UPDATE OF d SKIP LOCKED`,
           [now, excluded, limit],
         );

@@ -14,10 +14,53 @@ import type {
 import { resolveTenant } from '../../tenant.js';
 import { toDelivery } from '../rows.js';
 import { pgClaim } from './claim.js';
-import { asClient, date, type PgContext, pgColumns } from './context.js';
+import { asClient, date, type PgContext, pgColumns, type Queryable } from './context.js';
 
 export function pgQueue(ctx: PgContext): DeliveryQueue {
   const { T, q, pool, tenantOf, ofTenant } = ctx;
+  const lockSpace = `gen-webhooks:${T.schema}.${T.prefix}:ordering:`;
+
+  /** One statement, so it is atomic alone and joins the caller's transaction when given one. */
+  const insert = async (
+    db: Queryable,
+    message: NewMessage,
+    tenant: string,
+    options: EnqueueOptions,
+  ): Promise<EnqueueResult> => {
+    // Delivery ids lead with the creation time (see the SQLite queue): index inserts append.
+    const rows = await q<{ id: string | null; inserted: boolean }>(
+      db,
+      `WITH m AS (
+         INSERT INTO ${T.messages} (id, event_type, body, headers, created_at)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id
+       ), d AS (
+         INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at,
+           ordering_key, ordering_seq)
+         SELECT 'dlv_' || lpad(to_hex($7::bigint), 12, '0') || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
+           m.id, e.id, 'pending', 0, $5, $5, $5, $9::text, CASE WHEN $9::text IS NULL THEN NULL ELSE nextval('${T.orderingSeq}') END
+         FROM m CROSS JOIN ${T.endpoints} e
+         WHERE e.tenant = $8 AND ($2 = ANY (e.events) OR '*' = ANY (e.events))
+           AND ($6::text[] IS NULL OR e.id = ANY ($6::text[]))
+         RETURNING id
+       )
+       SELECT d.id, true AS inserted FROM d
+       UNION ALL SELECT NULL, true FROM m
+       UNION ALL SELECT x.id, false FROM ${T.deliveries} x WHERE x.message_id = $1 AND NOT EXISTS (SELECT 1 FROM m)`,
+      [
+        message.id,
+        message.eventType,
+        message.body,
+        JSON.stringify(message.headers),
+        date(message.createdAt),
+        options.endpointIds ? [...options.endpointIds] : null,
+        Math.max(0, Math.floor(message.createdAt)),
+        tenant,
+        options.orderingKey ?? null,
+      ],
+    );
+    return { messageId: message.id, deliveryIds: rows.flatMap((r) => (r.id === null ? [] : [r.id])).sort() };
+  };
+
   const deliverySelect = `SELECT d.*, m.event_type FROM ${T.deliveries} d JOIN ${T.messages} m ON m.id = d.message_id`;
 
   return {
@@ -25,39 +68,15 @@ export function pgQueue(ctx: PgContext): DeliveryQueue {
       const tenant = resolveTenant(ctx.tenancy, options.tenant, 'send');
       await ctx.init();
       const db = options.tx === undefined ? pool : asClient(options.tx);
-      // Delivery ids lead with the creation time (see the SQLite queue): index inserts append.
-      const rows = await q<{ id: string | null; inserted: boolean }>(
-        db,
-        `WITH m AS (
-           INSERT INTO ${T.messages} (id, event_type, body, headers, created_at)
-           VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id
-         ), d AS (
-           INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
-           SELECT 'dlv_' || lpad(to_hex($7::bigint), 12, '0') || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
-             m.id, e.id, 'pending', 0, $5, $5, $5
-           FROM m CROSS JOIN ${T.endpoints} e
-           WHERE e.tenant = $8 AND ($2 = ANY (e.events) OR '*' = ANY (e.events))
-             AND ($6::text[] IS NULL OR e.id = ANY ($6::text[]))
-           RETURNING id
-         )
-         SELECT d.id, true AS inserted FROM d
-         UNION ALL SELECT NULL, true FROM m
-         UNION ALL SELECT x.id, false FROM ${T.deliveries} x WHERE x.message_id = $1 AND NOT EXISTS (SELECT 1 FROM m)`,
-        [
-          message.id,
-          message.eventType,
-          message.body,
-          JSON.stringify(message.headers),
-          date(message.createdAt),
-          options.endpointIds ? [...options.endpointIds] : null,
-          Math.max(0, Math.floor(message.createdAt)),
-          tenant,
-        ],
-      );
-      return {
-        messageId: message.id,
-        deliveryIds: rows.flatMap((r) => (r.id === null ? [] : [r.id])).sort(),
+      const key = options.orderingKey;
+      if (key === undefined) return insert(db, message, tenant, options);
+      // An ordered send draws its place under a lock on its key held to commit, so the places of
+      // one key become visible in order: a worker never sees a later one without the earlier ones.
+      const ordered = async (c: Queryable) => {
+        await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${lockSpace}${key}`]);
+        return insert(c, message, tenant, options);
       };
+      return options.tx === undefined ? ctx.inTransaction(ordered) : ordered(db);
     },
 
     claim: pgClaim(ctx),

@@ -13,6 +13,8 @@ export interface PgTables {
   readonly messages: string;
   readonly deliveries: string;
   readonly attempts: string;
+  /** The sequence of `deliveries.ordering_seq`. */
+  readonly orderingSeq: string;
 }
 
 export function pgTables(schema: string, prefix: string): PgTables {
@@ -24,6 +26,7 @@ export function pgTables(schema: string, prefix: string): PgTables {
     messages: t('messages'),
     deliveries: t('deliveries'),
     attempts: t('attempts'),
+    orderingSeq: t('deliveries_ordering_seq'),
   };
 }
 
@@ -97,6 +100,16 @@ export async function createSchema(c: PoolClient, T: PgTables, codec: SecretCode
   await c.query(
     `CREATE INDEX IF NOT EXISTS "${prefix}endpoints_tenant" ON ${T.endpoints} (tenant, created_at)`,
   );
+  // Ordering keys (FIFO per key and endpoint): `ordering_seq` is the send order, drawn under a
+  // per-key lock (see the queue). The index holds only unfinished keyed rows.
+  if (!(await hasColumn(c, T, 'deliveries', 'ordering_key'))) {
+    await c.query(`ALTER TABLE ${T.deliveries} ADD COLUMN ordering_key text, ADD COLUMN ordering_seq bigint`);
+  }
+  await c.query(`
+    CREATE SEQUENCE IF NOT EXISTS ${T.orderingSeq};
+    CREATE INDEX IF NOT EXISTS "${prefix}deliveries_ordering" ON ${T.deliveries} (endpoint_id, ordering_key, ordering_seq)
+      WHERE ordering_key IS NOT NULL AND status IN ('pending', 'delivering');
+  `);
   if (codec.encrypts) await resealSecrets(c, T, codec);
 }
 

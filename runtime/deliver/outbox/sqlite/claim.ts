@@ -27,6 +27,10 @@ export function sqliteClaim(ctx: SqliteContext): (options: ClaimOptions) => Prom
    * again, so the usual claim (nothing excluded) has no exclusion clause at all. Limits are small
    * integers (free worker slots), so there are few of these.
    */
+  // A keyed delivery waits for every earlier unfinished one of its key and endpoint (rowid order).
+  const headOfKey = `(d.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${T.deliveries} p
+     WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
+       AND p.status IN ('pending', 'delivering') AND p.rowid < d.rowid))`;
   const scans = new Map<number, { expired: string; pending: string }>();
   const scanSql = (limit: number, excluding: boolean): { expired: string; pending: string } => {
     const key = excluding ? -limit : limit;
@@ -35,7 +39,7 @@ export function sqliteClaim(ctx: SqliteContext): (options: ClaimOptions) => Prom
       const exclude = excluding ? 'AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))' : '';
       const scan = (status: string, column: string) => `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat
          FROM ${T.deliveries} d JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-         WHERE d.status = '${status}' AND d.${column} <= ? AND e.enabled = 1 ${exclude}
+         WHERE d.status = '${status}' AND d.${column} <= ? AND e.enabled = 1 ${exclude} AND ${headOfKey}
          ORDER BY d.${column} LIMIT ${limit}`;
       sql = { expired: scan('delivering', 'lease_until'), pending: scan('pending', 'next_attempt_at') };
       scans.set(key, sql);

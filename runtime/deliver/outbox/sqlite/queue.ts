@@ -52,8 +52,9 @@ export function sqliteQueue(ctx: SqliteContext): DeliveryQueue {
           // dirtying a random page each, and pages written per commit are most of a commit's cost.
           const rows = stmt(
             d,
-            `INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
-             SELECT 'dlv_' || printf('%012x', ?) || lower(hex(randomblob(6))), ?, e.id, 'pending', 0, ?, ?, ?
+            `INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at,
+               ordering_key)
+             SELECT 'dlv_' || printf('%012x', ?) || lower(hex(randomblob(6))), ?, e.id, 'pending', 0, ?, ?, ?, ?
              FROM ${T.endpoints} e
              WHERE e.tenant = ?
                AND EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ? OR j.value = '*')
@@ -65,6 +66,7 @@ export function sqliteQueue(ctx: SqliteContext): DeliveryQueue {
             message.createdAt,
             message.createdAt,
             message.createdAt,
+            options.orderingKey ?? null,
             tenant,
             message.eventType,
             only,

@@ -90,6 +90,14 @@ export function createSchema(d: Db, T: SqliteTables, codec: SecretCodec): void {
       d.exec(`ALTER TABLE ${T.endpoints} ADD COLUMN tenant TEXT NOT NULL DEFAULT '${DEFAULT_TENANT}'`);
     }
     d.exec(`CREATE INDEX IF NOT EXISTS ${T.endpoints}_tenant ON ${T.endpoints} (tenant, created_at)`);
+    // Ordering keys (FIFO per key and endpoint): the rowid is the send order (writes are serial;
+    // VACUUM renumbers rowids in rowid order, which keeps it). The index holds only
+    // unfinished keyed rows, so unordered traffic never touches it.
+    if (!hasColumn(d, T.deliveries, 'ordering_key')) {
+      d.exec(`ALTER TABLE ${T.deliveries} ADD COLUMN ordering_key TEXT`);
+    }
+    d.exec(`CREATE INDEX IF NOT EXISTS ${T.deliveries}_ordering ON ${T.deliveries} (endpoint_id, ordering_key)
+      WHERE ordering_key IS NOT NULL AND status IN ('pending', 'delivering')`);
     if (codec.encrypts) resealSecrets(d, T, codec);
   }).immediate();
 }
