@@ -70,6 +70,50 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
   };
 
   /**
+   * A batch of successes in one autocommit statement: the fenced delivery updates, the attempt rows
+   * and the failure-counter resets (all successes, so completion order does not matter), from arrays.
+   */
+  const completeSuccesses = async (inputs: CompleteInput[]): Promise<CompleteResult[]> => {
+    const col = <T>(f: (input: CompleteInput) => T) => inputs.map(f);
+    const rows = await q<{ applied: boolean }>(
+      pool,
+      `WITH i AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::text[], $6::text[],
+           $7::timestamptz[], $8::float8[], $9::int[], $10::text[]) WITH ORDINALITY
+           AS i (id, owner, attempt, now, message_id, endpoint_id, started_at, duration_ms, status_code, snippet, n)
+       ), d AS (
+         UPDATE ${T.deliveries} x
+         SET status = 'succeeded', next_attempt_at = i.now, lease_owner = NULL, lease_until = NULL, last_error = NULL,
+             updated_at = i.now, finished_at = i.now
+         FROM i WHERE x.id = i.id AND x.status = 'delivering' AND x.lease_owner = i.owner AND x.attempts = i.attempt
+         RETURNING x.id, x.endpoint_id
+       ), a AS (
+         INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
+           status_code, response_snippet, outcome)
+         SELECT id, message_id, endpoint_id, attempt, started_at, duration_ms, status_code, snippet, 'succeeded'
+         FROM i ORDER BY n
+       ), e AS (
+         UPDATE ${T.endpoints} SET consecutive_failures = 0
+         WHERE id IN (SELECT endpoint_id FROM d) AND consecutive_failures <> 0
+       )
+       SELECT (d.id IS NOT NULL) AS applied FROM i LEFT JOIN d ON d.id = i.id ORDER BY i.n`,
+      [
+        col((x) => x.delivery.id),
+        col((x) => x.delivery.leaseOwner),
+        col((x) => x.delivery.attempt),
+        col((x) => date(x.now)),
+        col((x) => x.delivery.messageId),
+        col((x) => x.delivery.endpoint.id),
+        col((x) => date(x.attempt.startedAt)),
+        col((x) => x.attempt.durationMs),
+        col((x) => x.attempt.statusCode ?? null),
+        col((x) => x.attempt.responseSnippet ?? null),
+      ],
+    );
+    return rows.map((r) => ({ applied: r.applied }));
+  };
+
+  /**
    * Items are applied in endpoint order so concurrent batches of different workers lock endpoint
    * rows in the same order; a batch that rolls back (e.g. a deadlock) is applied item by item.
    */
@@ -80,8 +124,11 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
         : a.input.delivery.endpoint.id.localeCompare(b.input.delivery.endpoint.id),
     );
     try {
-      const results =
-        items.length === 1
+      const results = items.every(
+        (item) => item.input.attempt.outcome === 'succeeded' && item.input.resolution.kind === 'succeeded',
+      )
+        ? await completeSuccesses(items.map((item) => item.input))
+        : items.length === 1
           ? [await completeOn(pool, (items[0] as PendingCompletion).input)]
           : await ctx.inTransaction(async (c) => {
               const out: CompleteResult[] = [];
