@@ -261,7 +261,10 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
         if (left === 0) perEndpointInFlight.delete(endpointId);
         else perEndpointInFlight.set(endpointId, left);
         inFlight.delete(task);
-        if (saturated && concurrency - inFlight.size >= minBatch) wake?.();
+        // A prefetched delivery takes the freed slot at once: the HTTP loop never waits on a claim.
+        const next = running ? ready.shift() : undefined;
+        if (next) void launch(next);
+        if (saturated && room() >= minBatch) wake?.();
       });
     inFlight.add(task);
     return task;
@@ -284,16 +287,25 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   // Claim in batches: waking on every finished attempt would cost one claim transaction per delivery.
   const minBatch = Math.max(1, Math.floor(concurrency / 4));
   let saturated = false;
+  /**
+   * Claimed beyond the free slots (at most a batch), started as slots free up. Their leases run
+   * meanwhile; `deliver` hands back one whose lease ended before it started, and `stop` the rest.
+   */
+  const ready: ClaimedDelivery[] = [];
+  const room = () => concurrency + minBatch - inFlight.size - ready.length;
 
   const runLoop = async () => {
     while (running) {
-      const free = concurrency - inFlight.size;
+      const free = room();
       let claimed = 0;
-      if (free >= minBatch || inFlight.size === 0) {
+      if (free >= minBatch || (inFlight.size === 0 && ready.length === 0)) {
         try {
           const batch = await claim(free);
           claimed = batch.length;
-          for (const delivery of batch) void launch(delivery);
+          for (const delivery of batch) {
+            if (inFlight.size < concurrency && running) void launch(delivery);
+            else ready.push(delivery);
+          }
         } catch (error) {
           onError(error);
         }
@@ -302,7 +314,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       // Full claim: more is probably due, continue once a batch worth of slots is free.
       // Partial or empty claim: nothing more is due now, poll again later.
       saturated = claimed > 0 && claimed === free;
-      if (saturated && concurrency - inFlight.size >= minBatch) continue;
+      if (saturated && room() >= minBatch) continue;
       await idle(saturated ? 60_000 : pollIntervalMs);
       wake = undefined;
     }
@@ -321,6 +333,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       await loop;
       loop = undefined;
       await Promise.allSettled([...inFlight]);
+      for (const delivery of ready.splice(0)) await outbox.release(delivery, now()).catch(onError);
       if (ownsAgents) {
         agents.http.destroy();
         agents.https.destroy();
