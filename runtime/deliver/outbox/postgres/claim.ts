@@ -15,6 +15,14 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
     m.created_at AS message_created_at, e.*`;
   const claimedFrom = `u JOIN ${T.messages} m ON m.id = u.message_id JOIN ${T.endpoints} e ON e.id = u.endpoint_id`;
 
+  /**
+   * The endpoint of a candidate row, as a LATERAL subquery the planner cannot flatten (OFFSET 0):
+   * deliveries are then read only through the partial pending / leased index in due order and the
+   * scan stops at the LIMIT, whatever the statistics say. Joined plainly, stale statistics (a table
+   * analysed while small) made it start from the endpoint and sort all of its pending rows.
+   */
+  const unlimitedEndpoint = `CROSS JOIN LATERAL (SELECT 1 FROM ${T.endpoints} e
+     WHERE e.id = d.endpoint_id AND e.enabled AND e.rate_limit IS NULL OFFSET 0) e`;
   // A keyed delivery waits for every earlier unfinished one of its key and endpoint.
   const headOfKey = `(d.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${T.deliveries} p
      WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
@@ -37,15 +45,13 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
     const rows = await q(
       pool,
       `WITH expired AS (
-         SELECT d.id, d.endpoint_id, d.lease_until AS due FROM ${T.deliveries} d
-         JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-         WHERE d.status = 'delivering' AND d.lease_until <= $1 AND e.enabled AND e.rate_limit IS NULL
+         SELECT d.id, d.endpoint_id, d.lease_until AS due FROM ${T.deliveries} d ${unlimitedEndpoint}
+         WHERE d.status = 'delivering' AND d.lease_until <= $1
            AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${headOfKey}
          ORDER BY d.lease_until LIMIT $3 FOR UPDATE OF d SKIP LOCKED
        ), pending AS (
-         SELECT d.id, d.endpoint_id, d.next_attempt_at AS due FROM ${T.deliveries} d
-         JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.enabled AND e.rate_limit IS NULL
+         SELECT d.id, d.endpoint_id, d.next_attempt_at AS due FROM ${T.deliveries} d ${unlimitedEndpoint}
+         WHERE d.status = 'pending' AND d.next_attempt_at <= $1
            AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${headOfKey}
          ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED
        ), ranked AS (
@@ -83,7 +89,7 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
         q(
           c,
           `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
-             JOIN ${T.endpoints} e ON e.id = d.endpoint_id
+             CROSS JOIN LATERAL (SELECT * FROM ${T.endpoints} e WHERE e.id = d.endpoint_id OFFSET 0) e
              WHERE d.status = '${status}' AND d.${column} <= $1 AND ${filter} AND ${headOfKey}
              ORDER BY d.${column} LIMIT $3 FOR UPDATE OF d SKIP LOCKED`,
           [now, excluded, limit],
