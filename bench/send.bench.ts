@@ -3,9 +3,11 @@
  * (same concurrency, same body). Against it: the engine end to end — outbox claim under a lease,
  * Standard Webhooks signing, SSRF check, POST, classification, attempt record and state change —
  * with the SQLite outbox for 1 worker (on the main thread) and 2 workers (worker threads, each its own
- * connection to the same file), and with PostgreSQL for 1 and 4 workers (when DATABASE_URL is set).
+ * connection to the same file). With DATABASE_URL: the PostgreSQL outbox against pg-boss, 1 and 4
+ * worker processes each, in paired rounds (bench/pg-vs-pgboss.ts).
  *
- *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=20000 BENCH_PG_MESSAGES=4000 BENCH_CONCURRENCY=32)
+ *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=20000 BENCH_PG_MESSAGES=4000 BENCH_CONCURRENCY=32
+ *                                       BENCH_PG_ROUNDS=3; BENCH_ONLY=postgres for the PostgreSQL rows alone)
  *
  * The receiver runs in a worker thread so it does not share the sender's event loop: the bare loop
  * therefore uses two threads (client + receiver). CPU figures are the whole process (every thread,

@@ -203,7 +203,9 @@ describe('sqliteOutbox schema', () => {
         await old.enqueue({ id: `msg_${i}`, eventType: 'e', body: '{}', headers: {}, createdAt: 0 });
       }
       // And no ordering keys yet.
-      before.exec(`DROP INDEX webhook_deliveries_ordering; ALTER TABLE webhook_deliveries DROP COLUMN ordering_key;`);
+      before.exec(
+        `DROP INDEX webhook_deliveries_ordering; ALTER TABLE webhook_deliveries DROP COLUMN ordering_key;`,
+      );
       expect(indexes(before)).toEqual([
         'webhook_deliveries_endpoint',
         'webhook_deliveries_leased',
