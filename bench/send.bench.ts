@@ -3,9 +3,11 @@
  * (same concurrency, same body). Against it: the engine end to end — outbox claim under a lease,
  * Standard Webhooks signing, SSRF check, POST, classification, attempt record and state change —
  * with the SQLite outbox for 1 worker (on the main thread) and 2 workers (worker threads, each its own
- * connection to the same file), and with PostgreSQL for 1 and 4 workers (when DATABASE_URL is set).
+ * connection to the same file). With DATABASE_URL: the PostgreSQL outbox against pg-boss, 1 and 4
+ * worker processes each, in paired rounds (bench/pg-vs-pgboss.ts).
  *
- *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=20000 BENCH_PG_MESSAGES=4000 BENCH_CONCURRENCY=32)
+ *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=20000 BENCH_PG_MESSAGES=4000 BENCH_CONCURRENCY=32
+ *                                       BENCH_PG_ROUNDS=3; BENCH_ONLY=postgres for the PostgreSQL rows alone)
  *
  * The receiver runs in a worker thread so it does not share the sender's event loop: the bare loop
  * therefore uses two threads (client + receiver). CPU figures are the whole process (every thread,
@@ -13,18 +15,18 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { z } from 'zod';
 import { defineContract } from '../runtime/contract.js';
 import type { Outbox } from '../runtime/deliver/outbox.js';
-import { postgresOutbox } from '../runtime/deliver/postgres-outbox.js';
 import { createSender } from '../runtime/deliver/sender.js';
 import { sqliteOutbox } from '../runtime/deliver/sqlite-outbox.js';
 import { createWorker } from '../runtime/deliver/worker.js';
 import { createEndpointManager } from '../runtime/manage/endpoints.js';
+import { loadAverage, median, outboxRun, pgBossRun } from './pg-vs-pgboss.js';
 
 // Enough deliveries that the engine is measured in steady state, as the bare loop is (3 s): with a
 // few thousand, start-up and the drained tail were a tenth of the run.
@@ -32,6 +34,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20000);
 const PG_MESSAGES = Number(process.env.BENCH_PG_MESSAGES ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const BARE_MS = Number(process.env.BENCH_MS ?? 3000);
+const PGBOSS_VERSION = (createRequire(import.meta.url)('pg-boss/package.json') as { version: string })
+  .version;
 const LOCAL = { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] };
 
 type Events = { 'order.paid': { orderId: string; amount: number; currency: string; note: string } };
@@ -269,10 +273,76 @@ async function threadedSqliteRun(
 
 const fmt = (n: number) => `${Math.round(n).toLocaleString('en-US')}/s`;
 
+/**
+ * PostgreSQL: the outbox against pg-boss, 1 and 4 worker processes each, same database and receiver.
+ * Each round runs the two back to back (alternating who goes first) and its ratio is that pair's;
+ * the verdict takes the median of the rounds' ratios.
+ */
+async function postgresRows(url: string): Promise<void> {
+  const rounds = Number(process.env.BENCH_PG_ROUNDS ?? 3);
+  const body = (i: number) =>
+    JSON.stringify({
+      id: `msg_${i}`,
+      type: 'order.paid',
+      timestamp: new Date().toISOString(),
+      data: payload(i),
+    });
+  const send = (sender: ReturnType<typeof createSender<Events>>, i: number) =>
+    sender.send('order.paid', payload(i));
+  const ratios = new Map<number, number[]>([
+    [1, []],
+    [4, []],
+  ]);
+  const ours = new Map<number, number[]>([
+    [1, []],
+    [4, []],
+  ]);
+  console.log(
+    `\nPostgreSQL: outbox (claim, sign, POST, complete) vs pg-boss ${PGBOSS_VERSION} (fetch, POST, complete), ` +
+      `${PG_MESSAGES} jobs per run, concurrency ${CONCURRENCY} per process, separate worker processes`,
+  );
+  for (let round = 1; round <= rounds; round++) {
+    for (const workers of [1, 4]) {
+      const pair = async (first: 'outbox' | 'pgboss') => {
+        const runOutbox = () => outboxRun(contract, send, url, workers, PG_MESSAGES, CONCURRENCY);
+        const runBoss = () => pgBossRun(body, url, workers, PG_MESSAGES, CONCURRENCY);
+        if (first === 'outbox') {
+          const o = await runOutbox();
+          return { o, b: await runBoss() };
+        }
+        const b = await runBoss();
+        return { o: await runOutbox(), b };
+      };
+      const { o, b } = await pair(round % 2 === 1 ? 'outbox' : 'pgboss');
+      ratios.get(workers)?.push(o.rate / b.rate);
+      ours.get(workers)?.push(o.rate);
+      console.log(
+        `round ${round}, ${workers} process${workers > 1 ? 'es' : ''}: outbox ${fmt(o.rate)} ` +
+          `(PostgreSQL ${Math.round(o.pgCpuPerJob)} µs CPU/job), pg-boss ${fmt(b.rate)} ` +
+          `(PostgreSQL ${Math.round(b.pgCpuPerJob)} µs CPU/job) → ${(o.rate / b.rate).toFixed(2)}×; load average ${loadAverage()}`,
+      );
+    }
+  }
+  const r1 = median(ratios.get(1) ?? []);
+  const r4 = median(ratios.get(4) ?? []);
+  const growth = median((ours.get(4) ?? []).map((rate, i) => rate / ((ours.get(1) ?? [])[i] as number)));
+  const met = (r: number) => (r >= 1 ? 'met' : 'NOT met');
+  console.log(
+    `target: PostgreSQL outbox ≥ 1.0× pg-boss (median of paired rounds): 1 process ${met(r1)} (${r1.toFixed(2)}×), ` +
+      `4 processes ${met(r4)} (${r4.toFixed(2)}×); outbox 4 vs 1 processes ${growth.toFixed(2)}× (${growth > 1 ? 'grows' : 'does NOT grow'})`,
+  );
+}
+
 const THREADS = Number(process.env.BENCH_SQLITE_THREADS ?? 2);
 
 async function main(): Promise<void> {
   const receiver = await startReceiver();
+  if (process.env.BENCH_ONLY === 'postgres') {
+    await bareLoop(receiver.url);
+    await postgresRows(receiver.url);
+    await receiver.stop();
+    return;
+  }
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs, ${MESSAGES} messages (PostgreSQL ${PG_MESSAGES}), concurrency ${CONCURRENCY} per worker, 270-byte payloads\n`,
   );
@@ -336,29 +406,8 @@ async function main(): Promise<void> {
   console.log(line('engine, SQLite outbox, 1 worker (main thread)', one, 'delivery'));
   console.log(line(`engine, SQLite outbox, ${THREADS} workers (threads, one file)`, many, 'delivery'));
 
-  if (process.env.DATABASE_URL) {
-    for (const count of [1, 4]) {
-      const schema = `gw_bench_${process.pid}_${count}`;
-      const pools = Array.from(
-        { length: count },
-        () => new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 8 }),
-      );
-      try {
-        const outboxes = pools.map((p) => postgresOutbox(p, { schema }));
-        const [main] = outboxes as [Outbox, ...Outbox[]];
-        const r = await engineRun(`pg${count}`, main, receiver.url, inProcess(outboxes), PG_MESSAGES);
-        console.log(
-          `${`engine, PostgreSQL outbox, ${count} worker${count > 1 ? 's' : ''} (main thread)`.padEnd(52)} ${fmt(r.rate).padStart(9)}  ` +
-            `${String(Math.round(lastCpuPerOp)).padStart(4)} µs CPU/delivery  → ${(r.rate / bare.rate).toFixed(2)}× the limit; send() ${fmt(r.enqueueRate)}`,
-        );
-      } finally {
-        await pools[0]?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await Promise.all(pools.map((p) => p.end()));
-      }
-    }
-  } else {
-    console.log('PostgreSQL runs skipped: DATABASE_URL is not set');
-  }
+  if (process.env.DATABASE_URL) await postgresRows(receiver.url);
+  else console.log('PostgreSQL runs skipped: DATABASE_URL is not set');
   await receiver.stop();
 
   const verdict = (r: { rate: number }) => (r.rate / bare.rate >= 0.5 ? 'met' : 'NOT met');

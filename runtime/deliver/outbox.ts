@@ -74,6 +74,8 @@ export interface Delivery {
   readonly leaseOwner?: string;
   readonly leaseUntil?: number;
   readonly lastError?: string;
+  /** The send's ordering key (see `SendOptions.orderingKey`). */
+  readonly orderingKey?: string;
   readonly createdAt: number;
   readonly updatedAt: number;
   /** When the delivery succeeded or was dead-lettered. */
@@ -118,6 +120,8 @@ export interface EnqueueOptions {
   readonly endpointIds?: readonly string[];
   /** A driver-specific transaction handle (pg client inside BEGIN, or the better-sqlite3 db). */
   readonly tx?: unknown;
+  /** Deliveries with the same key to the same endpoint are attempted one at a time, in send order. */
+  readonly orderingKey?: string;
 }
 
 export interface EnqueueResult {
@@ -190,13 +194,19 @@ export interface ListDeliveriesOptions extends TenantScope {
   readonly limit?: number;
 }
 
-export interface Outbox {
+/** Tables, indexes and migrations; what the outbox opened itself. */
+export interface OutboxSchema {
   readonly kind: 'sqlite' | 'postgres';
   /** `multi`: every send and endpoint names its tenant; `single` (default): a missing one is `DEFAULT_TENANT`. */
   readonly tenancy: Tenancy;
   /** Creates the tables and indexes if missing (idempotent). Every other method calls it first. */
   init(): Promise<void>;
+  /** Closes what the outbox opened itself (a database opened from a path); never the user's driver. */
+  close(): Promise<void>;
+}
 
+/** The endpoints deliveries fan out to, with their secrets and health. */
+export interface EndpointRegistry {
   createEndpoint(input: NewEndpoint, now: number): Promise<Endpoint>;
   getEndpoint(id: string, scope?: TenantScope): Promise<Endpoint | undefined>;
   listEndpoints(scope?: TenantScope): Promise<Endpoint[]>;
@@ -225,28 +235,35 @@ export interface Outbox {
     now: number,
     scope?: TenantScope,
   ): Promise<Endpoint | undefined>;
+}
 
+/** Messages and their deliveries: enqueue, lease, give back, redeliver, read. */
+export interface DeliveryQueue {
   /** Inserts the message and one pending delivery per subscribed endpoint (atomically). */
   enqueue(message: NewMessage, options?: EnqueueOptions): Promise<EnqueueResult>;
   /** Leases due deliveries of enabled endpoints (expired leases included). */
   claim(options: ClaimOptions): Promise<ClaimedDelivery[]>;
-  /** Records the attempt and moves the delivery on, only if `delivery.leaseOwner` still holds it. */
-  complete(input: CompleteInput): Promise<CompleteResult>;
   /** Gives back a claimed delivery without counting the attempt (the worker could not start it). */
   release(delivery: ClaimedDelivery, now: number): Promise<void>;
   /** Makes finished (succeeded or dead) deliveries pending again with a fresh attempt budget. */
   redeliver(target: RedeliverTarget, now: number, scope?: TenantScope): Promise<number>;
-
   getDelivery(id: string, scope?: TenantScope): Promise<Delivery | undefined>;
   listDeliveries(options?: ListDeliveriesOptions): Promise<Delivery[]>;
+  /** Earliest `next_attempt_at` of pending deliveries of enabled endpoints (for schedulers and tests). */
+  nextDueAt(): Promise<number | undefined>;
+}
+
+/** Attempts: a claimed attempt's verdict, and the history of attempts. */
+export interface AttemptLog {
+  /** Records the attempt and moves the delivery on, only if `delivery.leaseOwner` still holds it. */
+  complete(input: CompleteInput): Promise<CompleteResult>;
   listAttempts(options: {
     deliveryId?: string;
     endpointId?: string;
     limit?: number;
     tenant?: string;
   }): Promise<AttemptRecord[]>;
-  /** Earliest `next_attempt_at` of pending deliveries of enabled endpoints (for schedulers and tests). */
-  nextDueAt(): Promise<number | undefined>;
-  /** Closes what the outbox opened itself (a database opened from a path); never the user's driver. */
-  close(): Promise<void>;
 }
+
+/** The whole outbox: every job, on one database. */
+export interface Outbox extends OutboxSchema, EndpointRegistry, DeliveryQueue, AttemptLog {}

@@ -60,6 +60,14 @@ export interface SendOptions {
    * (`tenant_required` otherwise); a single-tenant outbox sends to the default tenant's.
    */
   readonly tenant?: string;
+  /**
+   * Ordered delivery (FIFO per key and endpoint): a delivery with this key is attempted only once
+   * every earlier delivery with the same key to the same endpoint is finished, so a later message
+   * waits while an earlier one retries. Finished means succeeded or dead: a dead-lettered message
+   * releases the key (the next one goes out), and redelivering it puts it back in its place.
+   * "Earlier" is the order sends were stored (committed, for a send inside `tx`).
+   */
+  readonly orderingKey?: string;
 }
 
 export interface SendResult {
@@ -161,6 +169,7 @@ export function createSender<M extends EventMapBase>(
       }
       // Before any work: a multi-tenant outbox never guesses whose endpoints a message is for.
       const tenant = resolveTenant(outbox.tenancy, sendOptions.tenant, 'send');
+      const orderingKey = checkOrderingKey(sendOptions.orderingKey);
       const message = await prepare(type, data, sendOptions.id);
       // With tracing on, the headers stored with the message carry this send()'s `traceparent`.
       return traceEnqueue(
@@ -184,6 +193,7 @@ export function createSender<M extends EventMapBase>(
               tenant,
               ...(sendOptions.tx !== undefined ? { tx: sendOptions.tx } : {}),
               ...(sendOptions.endpoints ? { endpointIds: sendOptions.endpoints } : {}),
+              ...(orderingKey !== undefined ? { orderingKey } : {}),
             },
           ),
         (result) => ({ 'webhook.deliveries': result.deliveryIds.length }),
@@ -259,4 +269,18 @@ function selectorHeaders(contract: Contract<EventMapBase>, type: string): Record
   if (contract.selector.kind !== 'header') return {};
   const match = Object.hasOwn(contract.events, type) ? contract.events[type]?.match : undefined;
   return { [contract.selector.header.toLowerCase()]: match?.header ?? type };
+}
+
+const MAX_ORDERING_KEY_LENGTH = 200;
+
+function checkOrderingKey(key: unknown): string | undefined {
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_ORDERING_KEY_LENGTH) {
+    throw new WebhookError(
+      'invalid_argument',
+      `send: orderingKey must be a non-empty string of at most ${MAX_ORDERING_KEY_LENGTH} characters`,
+      { details: { option: 'orderingKey' } },
+    );
+  }
+  return key;
 }

@@ -177,7 +177,7 @@ describe('sqliteOutbox on one file from two connections', () => {
 });
 
 describe('sqliteOutbox schema', () => {
-  it('a database made by the previous schema opens, loses the old endpoint index and keeps working', async () => {
+  it('a database made by the previous schema opens, loses the old endpoint index, gains ordering keys and keeps working', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-sqlite-schema-'));
     const file = path.join(dir, 'outbox.db');
     const indexes = (db: Database.Database) =>
@@ -202,6 +202,10 @@ describe('sqliteOutbox schema', () => {
       for (let i = 0; i < 2; i++) {
         await old.enqueue({ id: `msg_${i}`, eventType: 'e', body: '{}', headers: {}, createdAt: 0 });
       }
+      // And no ordering keys yet.
+      before.exec(
+        `DROP INDEX webhook_deliveries_ordering; ALTER TABLE webhook_deliveries DROP COLUMN ordering_key;`,
+      );
       expect(indexes(before)).toEqual([
         'webhook_deliveries_endpoint',
         'webhook_deliveries_leased',
@@ -226,6 +230,7 @@ describe('sqliteOutbox schema', () => {
         'webhook_deliveries_by_endpoint',
         'webhook_deliveries_dead',
         'webhook_deliveries_leased',
+        'webhook_deliveries_ordering',
         'webhook_deliveries_pending',
       ]);
       // The dead-letter redelivery by endpoint reads the partial index.

@@ -5,14 +5,16 @@
  * 410 disables at once, N consecutive failures disable and call `onEndpointDisabled`.
  *
  * Delivery is at-least-once: a crash after the receiver processed a request but before the verdict
- * was stored repeats the attempt (receivers dedupe on the message id). Ordering is not promised.
+ * was stored repeats the attempt (receivers dedupe on the message id). Ordering is promised only per
+ * ordering key and endpoint (the claim takes a key's head only; see docs/sender.md).
  */
-import { DEFAULT_SCHEDULE, nextDelay } from '../backoff.js';
+import { DEFAULT_SCHEDULE } from '../backoff.js';
 import { DEFAULT_TIMEOUT_MS } from '../classify.js';
 import type { BackoffConfig, Contract, EventMapBase, SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { recordDelivery } from '../otel/send-hooks.js';
 import { createAgents, type HttpAgents } from './http-attempt.js';
+import { resolveAttempt } from './outbox/completion.js';
 import type {
   AttemptResolution,
   ClaimedDelivery,
@@ -152,21 +154,10 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
 
-  const resolve = (delivery: ClaimedDelivery, attempt: PerformedAttempt): AttemptResolution => {
-    const { outcome } = attempt.classification;
-    if (outcome === 'success') return { kind: 'succeeded' };
-    const error = attempt.error ?? attempt.classification.reason;
-    if (outcome === 'fail') return { kind: 'dead', error };
-    // `retry`, and `gone` too: the endpoint is disabled, and re-enabling it resumes the schedule.
-    const delay = nextDelay(retry, delivery.attempt, {
-      retryAfter: attempt.responseHeaders['retry-after'],
-      rng,
-      now: () => attempt.startedAt,
-      ...(options.minRetryAfterMs !== undefined ? { minRetryAfterMs: options.minRetryAfterMs } : {}),
-      ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
-    });
-    if (delay === null) return { kind: 'dead', error };
-    return { kind: 'retry', nextAttemptAt: attempt.startedAt + delay, error };
+  const clamp = {
+    rng,
+    ...(options.minRetryAfterMs !== undefined ? { minRetryAfterMs: options.minRetryAfterMs } : {}),
+    ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
   };
 
   const deliver = async (delivery: ClaimedDelivery): Promise<AttemptResolution | undefined> => {
@@ -197,11 +188,11 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       attemptNumber: delivery.attempt,
       // Resolved once, inside the attempt, so its span and metric carry the delivery's fate.
       outcome: (performed) => {
-        resolution = resolve(delivery, performed);
+        resolution = resolveAttempt(delivery, performed, retry, clamp);
         return resolution.kind;
       },
     });
-    resolution ??= resolve(delivery, attempt);
+    resolution ??= resolveAttempt(delivery, attempt, retry, clamp);
     const result: CompleteResult = await outbox.complete({
       delivery,
       now: now(),
@@ -285,7 +276,10 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
         if (left === 0) perEndpointInFlight.delete(endpointId);
         else perEndpointInFlight.set(endpointId, left);
         inFlight.delete(task);
-        if (saturated && concurrency - inFlight.size >= minBatch) wake?.();
+        // A prefetched delivery takes the freed slot at once: the HTTP loop never waits on a claim.
+        const next = running ? ready.shift() : undefined;
+        if (next) void launch(next);
+        if (saturated && room() >= minBatch) wake?.();
       });
     inFlight.add(task);
     return task;
@@ -308,16 +302,25 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   // Claim in batches: waking on every finished attempt would cost one claim transaction per delivery.
   const minBatch = Math.max(1, Math.floor(concurrency / 4));
   let saturated = false;
+  /**
+   * Claimed beyond the free slots (at most a batch), started as slots free up. Their leases run
+   * meanwhile; `deliver` hands back one whose lease ended before it started, and `stop` the rest.
+   */
+  const ready: ClaimedDelivery[] = [];
+  const room = () => concurrency + minBatch - inFlight.size - ready.length;
 
   const runLoop = async () => {
     while (running) {
-      const free = concurrency - inFlight.size;
+      const free = room();
       let claimed = 0;
-      if (free >= minBatch || inFlight.size === 0) {
+      if (free >= minBatch || (inFlight.size === 0 && ready.length === 0)) {
         try {
           const batch = await claim(free);
           claimed = batch.length;
-          for (const delivery of batch) void launch(delivery);
+          for (const delivery of batch) {
+            if (inFlight.size < concurrency && running) void launch(delivery);
+            else ready.push(delivery);
+          }
         } catch (error) {
           onError(error);
         }
@@ -326,7 +329,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       // Full claim: more is probably due, continue once a batch worth of slots is free.
       // Partial or empty claim: nothing more is due now, poll again later.
       saturated = claimed > 0 && claimed === free;
-      if (saturated && concurrency - inFlight.size >= minBatch) continue;
+      if (saturated && room() >= minBatch) continue;
       await idle(saturated ? 60_000 : pollIntervalMs);
       wake = undefined;
     }
@@ -345,6 +348,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       await loop;
       loop = undefined;
       await Promise.allSettled([...inFlight]);
+      for (const delivery of ready.splice(0)) await outbox.release(delivery, now()).catch(onError);
       if (ownsAgents) {
         agents.http.destroy();
         agents.https.destroy();

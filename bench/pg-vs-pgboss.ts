@@ -1,0 +1,188 @@
+/**
+ * The PostgreSQL rows of bench:send: the outbox against pg-boss on the same database and the same
+ * local receiver, 1 and 4 worker processes each, in pairs run back to back so each round's ratio
+ * compares like with like on a shared machine (the medians of those ratios are reported), with the
+ * PostgreSQL server's CPU (every `postgres` process on this host, from /proc) and the load average.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { Contract, EventMapBase } from '../runtime/contract.js';
+import { postgresOutbox } from '../runtime/deliver/postgres-outbox.js';
+import { createSender } from '../runtime/deliver/sender.js';
+import { createEndpointManager } from '../runtime/manage/endpoints.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const script = path.join(here, 'pg-worker-process.ts');
+const QUEUE = 'bench';
+const LOCAL = { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] };
+
+/** CPU seconds of every PostgreSQL server process on this host (0 when /proc shows none). */
+function postgresCpu(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const fields = stat.slice(close + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
+interface Proc {
+  readonly child: ChildProcess;
+  send(line: string): void;
+  wait(line: string): Promise<void>;
+}
+
+function spawnProc(mode: string, schema: string, url: string, concurrency: number): Promise<Proc> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, mode, schema, url, String(concurrency)], {
+    env: process.env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const waiters: Array<{ line: string; resolve: () => void }> = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const w of [...waiters]) {
+      if (out.includes(`${w.line}\n`)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  });
+  const proc: Proc = {
+    child,
+    send: (line) => child.stdin?.write(`${line}\n`),
+    wait: (line) =>
+      out.includes(`${line}\n`)
+        ? Promise.resolve()
+        : new Promise((resolve) => waiters.push({ line, resolve })),
+  };
+  return proc.wait('ready').then(() => proc);
+}
+
+export interface PairRun {
+  readonly rate: number;
+  /** PostgreSQL server CPU per job, µs. */
+  readonly pgCpuPerJob: number;
+}
+
+/** Starts the processes, then times from `go` until `done()` says every job is finished. */
+async function timed(procs: Proc[], jobs: number, done: () => Promise<boolean>): Promise<PairRun> {
+  const cpu0 = postgresCpu();
+  const start = performance.now();
+  for (const p of procs) p.send('go');
+  while (!(await done())) await new Promise((r) => setTimeout(r, 5));
+  const elapsed = (performance.now() - start) / 1000;
+  const cpu = postgresCpu() - cpu0;
+  for (const p of procs) p.send('stop');
+  await Promise.all(procs.map((p) => p.wait('stopped')));
+  return { rate: jobs / elapsed, pgCpuPerJob: (cpu * 1e6) / jobs };
+}
+
+export async function outboxRun<M extends EventMapBase>(
+  contract: Contract<M>,
+  send: (sender: ReturnType<typeof createSender<M>>, i: number) => Promise<unknown>,
+  url: string,
+  workers: number,
+  jobs: number,
+  concurrency: number,
+): Promise<PairRun> {
+  const schema = `gw_bench_outbox_${process.pid}`;
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
+  try {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    const outbox = postgresOutbox(pool, { schema });
+    const manager = createEndpointManager({ outbox, contract, urlPolicy: LOCAL });
+    await manager.register({ url: `${url}/hook`, events: ['*'] });
+    const sender = createSender(contract, { outbox });
+    for (let i = 0; i < jobs; i++) await send(sender, i);
+    const procs = await Promise.all(
+      Array.from({ length: workers }, () => spawnProc('outbox', schema, url, concurrency)),
+    );
+    const run = await timed(procs, jobs, async () => (await outbox.nextDueAt()) === undefined);
+    const succeeded = await outbox.listDeliveries({ status: 'succeeded', limit: jobs + 1 });
+    if (succeeded.length !== jobs) throw new Error(`outbox: ${succeeded.length}/${jobs} delivered`);
+    return run;
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.end();
+  }
+}
+
+export async function pgBossRun(
+  body: (i: number) => string,
+  url: string,
+  workers: number,
+  jobs: number,
+  concurrency: number,
+): Promise<PairRun> {
+  const schema = `gw_bench_pgboss_${process.pid}`;
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  const boss = new PgBoss({
+    connectionString: process.env.DATABASE_URL,
+    schema,
+    max: 4,
+    supervise: false,
+    schedule: false,
+  });
+  boss.on('error', (error) => console.error('pg-boss:', error));
+  try {
+    await boss.start();
+    await boss.createQueue(QUEUE);
+    for (let i = 0; i < jobs; i += 1000) {
+      await boss.insert(
+        Array.from({ length: Math.min(1000, jobs - i) }, (_, j) => ({
+          name: QUEUE,
+          data: { body: body(i + j) },
+        })),
+      );
+    }
+    const procs = await Promise.all(
+      Array.from({ length: workers }, () => spawnProc('pgboss', schema, url, concurrency)),
+    );
+    const open = async () =>
+      Number(
+        (
+          await pool.query(
+            `SELECT count(*) AS n FROM "${schema}".job WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
+            [QUEUE],
+          )
+        ).rows[0].n,
+      );
+    const run = await timed(procs, jobs, async () => (await open()) === 0);
+    const completed = Number(
+      (await pool.query(`SELECT count(*) AS n FROM "${schema}".job WHERE state = 'completed'`)).rows[0].n,
+    );
+    if (completed !== jobs) throw new Error(`pg-boss: ${completed}/${jobs} completed`);
+    return run;
+  } finally {
+    await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.end();
+  }
+}
+
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+export const loadAverage = (): string =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');

@@ -1,0 +1,117 @@
+/**
+ * One worker process of the PostgreSQL rows of bench:send:
+ *   tsx bench/pg-worker-process.ts <outbox|pgboss> <schema> <receiver url> <concurrency>
+ * Prints `ready` once connected, starts on a `go` line on stdin, stops and exits on `stop`.
+ * `outbox`: a delivery worker of the PostgreSQL outbox (claim under a lease, sign, POST, complete).
+ * `pgboss`: pg-boss at its fastest for the same work: `concurrency / 8` loops each fetching 8 jobs,
+ * POSTing their bodies to the receiver (keep-alive, unsigned) and completing them in one call,
+ * fetching again at once while work is found (its `work()` waits out a 0.5 s polling floor per batch).
+ */
+import http from 'node:http';
+import readline from 'node:readline';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import { postgresOutbox } from '../runtime/deliver/postgres-outbox.js';
+import { createWorker } from '../runtime/deliver/worker.js';
+
+const [mode, schema, url, concurrencyArg] = process.argv.slice(2);
+const concurrency = Number(concurrencyArg ?? 32);
+const connectionString = process.env.DATABASE_URL;
+if ((mode !== 'outbox' && mode !== 'pgboss') || !schema || !url || !connectionString) {
+  process.stderr.write(
+    'usage: pg-worker-process.ts <outbox|pgboss> <schema> <url> <concurrency> (DATABASE_URL)\n',
+  );
+  process.exit(2);
+}
+
+export const PGBOSS_QUEUE = 'bench';
+const BATCH = 8;
+
+async function outboxWorker(): Promise<{ go(): void; stop(): Promise<void> }> {
+  const pool = new pg.Pool({ connectionString, max: 8 });
+  const outbox = postgresOutbox(pool, { schema: schema as string });
+  await outbox.init();
+  const worker = createWorker({
+    outbox,
+    urlPolicy: { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] },
+    concurrency,
+    pollIntervalMs: 5,
+    disableAfterFailures: 0,
+  });
+  return {
+    go: () => worker.start(),
+    stop: async () => {
+      await worker.stop();
+      await pool.end();
+    },
+  };
+}
+
+async function bossWorker(): Promise<{ go(): void; stop(): Promise<void> }> {
+  const boss = new PgBoss({ connectionString, schema, max: 8, supervise: false, schedule: false });
+  boss.on('error', (error) => process.stderr.write(`pg-boss: ${String(error)}\n`));
+  await boss.start();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(`${url}/hook`);
+  const post = (body: string) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  let running = false;
+  const loops: Promise<void>[] = [];
+  const loop = async () => {
+    while (running) {
+      const jobs = await boss.fetch<{ body: string }>(PGBOSS_QUEUE, { batchSize: BATCH });
+      if (jobs.length === 0) {
+        await new Promise((r) => setTimeout(r, 5));
+        continue;
+      }
+      await Promise.all(jobs.map((job) => post(job.data.body)));
+      await boss.complete(
+        PGBOSS_QUEUE,
+        jobs.map((job) => job.id),
+      );
+    }
+  };
+  return {
+    go: () => {
+      running = true;
+      for (let i = 0; i < Math.max(1, Math.floor(concurrency / BATCH)); i++) loops.push(loop());
+    },
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      agent.destroy();
+      await boss.stop({ graceful: false, wait: true });
+    },
+  };
+}
+
+const worker = mode === 'outbox' ? await outboxWorker() : await bossWorker();
+process.stdout.write('ready\n');
+const lines = readline.createInterface({ input: process.stdin });
+lines.on('line', async (line) => {
+  if (line === 'go') worker.go();
+  if (line === 'stop') {
+    await worker.stop();
+    process.stdout.write('stopped\n');
+    process.exit(0);
+  }
+});

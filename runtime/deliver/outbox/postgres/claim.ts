@@ -1,0 +1,157 @@
+/**
+ * The PostgreSQL claim. Endpoints without a rate limit: one autocommit statement locks due rows
+ * (`FOR UPDATE SKIP LOCKED`, so concurrent workers never take the same row), caps per endpoint and
+ * leases. Rate-limited endpoints take a transaction that decides slots on freshly locked rate state.
+ */
+import { type ClaimCandidate, pickCandidates } from '../../claim-filter.js';
+import type { ClaimedDelivery, ClaimOptions } from '../../outbox.js';
+import { type Row, toHeaders } from '../rows.js';
+import { date, ms, type PgContext, pgColumns } from './context.js';
+
+export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<ClaimedDelivery[]> {
+  const { T, q, pool } = ctx;
+  const claimedColumns = `u.id AS delivery_id, u.message_id AS delivery_message_id, u.attempts AS delivery_attempts,
+    m.event_type AS message_event_type, m.body AS message_body, m.headers AS message_headers,
+    m.created_at AS message_created_at, e.*`;
+  const claimedFrom = `u JOIN ${T.messages} m ON m.id = u.message_id JOIN ${T.endpoints} e ON e.id = u.endpoint_id`;
+
+  /**
+   * The endpoint of a candidate row, as a LATERAL subquery the planner cannot flatten (OFFSET 0):
+   * deliveries are then read only through the partial pending / leased index in due order and the
+   * scan stops at the LIMIT, whatever the statistics say. Joined plainly, stale statistics (a table
+   * analysed while small) made it start from the endpoint and sort all of its pending rows.
+   */
+  const unlimitedEndpoint = `CROSS JOIN LATERAL (SELECT 1 FROM ${T.endpoints} e
+     WHERE e.id = d.endpoint_id AND e.enabled AND e.rate_limit IS NULL OFFSET 0) e`;
+  // A keyed delivery waits for every earlier unfinished one of its key and endpoint.
+  const headOfKey = `(d.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${T.deliveries} p
+     WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
+       AND p.status IN ('pending', 'delivering') AND p.ordering_seq < d.ordering_seq))`;
+
+  const toClaimed = (r: Row, owner: string, leaseUntil: number): ClaimedDelivery => ({
+    id: r.delivery_id as string,
+    messageId: r.delivery_message_id as string,
+    eventType: r.message_event_type as string,
+    body: r.message_body as string,
+    headers: toHeaders(r.message_headers, pgColumns),
+    attempt: r.delivery_attempts as number,
+    leaseOwner: owner,
+    leaseUntil,
+    messageCreatedAt: ms(r.message_created_at),
+    endpoint: ctx.toEndpoint(r),
+  });
+
+  const unlimited = async (options: ClaimOptions): Promise<ClaimedDelivery[]> => {
+    const rows = await q(
+      pool,
+      `WITH expired AS (
+         SELECT d.id, d.endpoint_id, d.lease_until AS due FROM ${T.deliveries} d ${unlimitedEndpoint}
+         WHERE d.status = 'delivering' AND d.lease_until <= $1
+           AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${headOfKey}
+         ORDER BY d.lease_until LIMIT $3 FOR UPDATE OF d SKIP LOCKED
+       ), pending AS (
+         SELECT d.id, d.endpoint_id, d.next_attempt_at AS due FROM ${T.deliveries} d ${unlimitedEndpoint}
+         WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+           AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${headOfKey}
+         ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED
+       ), ranked AS (
+         SELECT id, due, row_number() OVER (PARTITION BY endpoint_id ORDER BY due) AS rn
+         FROM (SELECT * FROM expired UNION ALL SELECT * FROM pending) x
+       ), chosen AS (
+         SELECT id FROM ranked WHERE rn <= $4 ORDER BY due LIMIT $3
+       ), u AS (
+         UPDATE ${T.deliveries} d SET status = 'delivering', attempts = d.attempts + 1, lease_owner = $5,
+           lease_until = $6, updated_at = $1
+         FROM chosen WHERE d.id = chosen.id
+         RETURNING d.id, d.message_id, d.endpoint_id, d.attempts
+       )
+       SELECT ${claimedColumns} FROM ${claimedFrom}`,
+      [
+        date(options.now),
+        [...(options.excludeEndpointIds ?? [])],
+        options.limit,
+        options.perEndpointLimit ?? options.limit,
+        options.owner,
+        date(options.now + options.leaseMs),
+      ],
+    );
+    return rows.map((r) => toClaimed(r, options.owner, options.now + options.leaseMs));
+  };
+
+  /** Claim with rate limits: lock, decide slots on fresh endpoint rate state, lease; one transaction. */
+  const limited = (options: ClaimOptions, onlyLimited: boolean): Promise<ClaimedDelivery[]> =>
+    ctx.inTransaction(async (c) => {
+      const now = date(options.now);
+      const excluded = [...(options.excludeEndpointIds ?? [])];
+      // Expired leases first (a crashed worker's work), then due pending rows in due order.
+      const filter = `e.enabled AND NOT (d.endpoint_id = ANY ($2::text[]))${onlyLimited ? ' AND e.rate_limit IS NOT NULL' : ''}`;
+      const scan = (status: string, column: string, limit: number) =>
+        q(
+          c,
+          `SELECT d.id, d.endpoint_id, e.rate_limit, e.rate_tat FROM ${T.deliveries} d
+             CROSS JOIN LATERAL (SELECT * FROM ${T.endpoints} e WHERE e.id = d.endpoint_id OFFSET 0) e
+             WHERE d.status = '${status}' AND d.${column} <= $1 AND ${filter} AND ${headOfKey}
+             ORDER BY d.${column} LIMIT $3 FOR UPDATE OF d SKIP LOCKED`,
+          [now, excluded, limit],
+        );
+      const expired = await scan('delivering', 'lease_until', options.limit);
+      const pending =
+        expired.length >= options.limit
+          ? []
+          : await scan('pending', 'next_attempt_at', options.limit - expired.length);
+      const candidates: ClaimCandidate[] = [...expired, ...pending].map((r) => ({
+        id: r.id as string,
+        endpoint_id: r.endpoint_id as string,
+        rate_limit: r.rate_limit === null ? null : Number(r.rate_limit),
+        rate_tat: r.rate_tat === null ? null : ms(r.rate_tat),
+      }));
+      if (candidates.length === 0) return [];
+      let picked = pickCandidates(candidates, options);
+      if (picked.rateState.length > 0) {
+        // Rate state is shared by every worker: lock those endpoint rows and decide on fresh values.
+        const limitedIds = [
+          ...new Set(candidates.filter((x) => isLimited(x, options)).map((x) => x.endpoint_id)),
+        ];
+        const fresh = await q(
+          c,
+          `SELECT id, rate_tat FROM ${T.endpoints} WHERE id = ANY ($1::text[]) FOR UPDATE`,
+          [limitedIds],
+        );
+        const tats = new Map(fresh.map((r) => [r.id as string, r.rate_tat === null ? null : ms(r.rate_tat)]));
+        picked = pickCandidates(
+          candidates.map((x) =>
+            tats.has(x.endpoint_id) ? { ...x, rate_tat: tats.get(x.endpoint_id) ?? null } : x,
+          ),
+          options,
+        );
+        for (const [endpointId, tat] of picked.rateState) {
+          await c.query(`UPDATE ${T.endpoints} SET rate_tat = $2 WHERE id = $1`, [endpointId, date(tat)]);
+        }
+      }
+      if (picked.chosen.length === 0) return [];
+      const rows = await q(
+        c,
+        `WITH u AS (
+           UPDATE ${T.deliveries} SET status = 'delivering', attempts = attempts + 1, lease_owner = $2,
+             lease_until = $3, updated_at = $4
+           WHERE id = ANY ($1::text[]) RETURNING id, message_id, endpoint_id, attempts
+         )
+         SELECT ${claimedColumns} FROM ${claimedFrom}`,
+        [picked.chosen, options.owner, date(options.now + options.leaseMs), now],
+      );
+      return rows.map((r) => toClaimed(r, options.owner, options.now + options.leaseMs));
+    });
+
+  return async (options) => {
+    await ctx.init();
+    if (options.defaultRateLimit !== undefined) return limited(options, false);
+    const claimed = await unlimited(options);
+    if (claimed.length >= options.limit) return claimed;
+    return [...claimed, ...(await limited({ ...options, limit: options.limit - claimed.length }, true))];
+  };
+}
+
+function isLimited(c: ClaimCandidate, options: ClaimOptions): boolean {
+  const limit = c.rate_limit ?? options.defaultRateLimit;
+  return limit !== undefined && limit > 0;
+}
