@@ -48,7 +48,7 @@ const GLOBAL_VALUES = [
   'setTimeout',
   'webCrypto',
 ] as const;
-const GLOBAL_TYPES = ['CryptoKey', 'JsonWebKey', 'Request', 'SubtleCrypto'] as const;
+const GLOBAL_TYPES = ['AbortSignal', 'CryptoKey', 'JsonWebKey', 'Request', 'SubtleCrypto'] as const;
 const GLOBALS_FILE = 'inline/globals.ts';
 // Runtime sources are formatted by the project's formatter: every import/export clause starts a line.
 const STATIC_IMPORT = /^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gm;

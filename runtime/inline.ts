@@ -14,6 +14,5 @@ export { createReceiverWith } from './receive/create-receiver.js';
 export type { ReceiverParts } from './receive/parts.js';
 export type { Receiver, ReceiverOptions } from './receive/types.js';
 export { createParserWith, type Parser, type ParserOptions } from './receive/verify-and-parse.js';
-export { createSignatureScheme } from './signing/resolve.js';
 export type { PublicKeyInput } from './signing/scheme.js';
 export { memoryStore } from './stores/memory.js';

@@ -80,8 +80,9 @@ export type URL = Global<
 >;
 export type TextEncoder = Global<'TextEncoder', { encode(text?: string): Uint8Array<ArrayBuffer> }>;
 export type TextDecoder = Global<'TextDecoder', { decode(bytes?: Uint8Array | ArrayBuffer): string }>;
+export type AbortSignal = Global<'AbortSignal', { readonly aborted: boolean }>;
 export type CryptoKey = Global<'CryptoKey', { readonly type: string; readonly algorithm: unknown }>;
-/** The JWK members the presets read and write (a subset of lib.dom's `JsonWebKey`, which has no value to read it off). */
+/** The JWK members the presets and key-pair schemes read and write (a subset of lib.dom's `JsonWebKey`, which has no value to read it off). */
 export interface JsonWebKey {
   kty?: string;
   crv?: string;
@@ -89,6 +90,12 @@ export interface JsonWebKey {
   y?: string;
   n?: string;
   e?: string;
+  d?: string;
+  p?: string;
+  q?: string;
+  dp?: string;
+  dq?: string;
+  qi?: string;
   alg?: string;
   use?: string;
   kid?: string;
@@ -118,6 +125,7 @@ export type SubtleCrypto = Global<
     verify(algorithm: Algorithm, key: CryptoKey, signature: Bytes, data: Bytes): Promise<boolean>;
     digest(algorithm: Algorithm, data: Bytes): Promise<ArrayBuffer>;
     exportKey(format: 'raw' | 'spki' | 'pkcs8', key: CryptoKey): Promise<ArrayBuffer>;
+    exportKey(format: 'jwk', key: CryptoKey): Promise<JsonWebKey>;
     generateKey(algorithm: Algorithm, extractable: boolean, usages: string[]): Promise<unknown>;
   }
 >;

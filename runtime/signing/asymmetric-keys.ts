@@ -21,9 +21,15 @@ export type { PublicKeyInput } from './scheme.js';
 /** A private key: PEM (`-----BEGIN PRIVATE KEY-----`), base64 PKCS#8 DER, a JWK with `d`, or DER bytes. */
 export type PrivateKeyInput = string | Uint8Array | JsonWebKey;
 
+// Web Crypto parameters typed by their shape alone, so the file needs neither lib.dom nor @types/node.
+interface AlgorithmParams {
+  readonly name: string;
+  readonly [member: string]: unknown;
+}
+
 interface WebAlgorithm {
-  readonly import: RsaHashedImportParams | EcKeyImportParams | Algorithm;
-  readonly sign: RsaPssParams | EcdsaParams | Algorithm;
+  readonly import: AlgorithmParams;
+  readonly sign: AlgorithmParams;
   /** JWK `kty` / `crv` the key must have. */
   readonly kty: 'OKP' | 'EC' | 'RSA';
   readonly crv?: string;
@@ -180,7 +186,7 @@ async function importParsed(
   parsed: Parsed,
 ): Promise<CryptoKey> {
   const web = webAlgorithm(algorithm);
-  const usages: KeyUsage[] = kind === 'public' ? ['verify'] : ['sign'];
+  const usages: Array<'sign' | 'verify'> = kind === 'public' ? ['verify'] : ['sign'];
   try {
     return parsed.format === 'jwk'
       ? await subtle().importKey('jwk', parsed.data, web.import, false, usages)

@@ -158,28 +158,3 @@ export function asymmetricScheme(config: AsymmetricConfig, options: AsymmetricOp
     },
   };
 }
-
-/**
- * The `invalid_config` a receiver or parser throws when built without what verifying takes: the
- * sender's `publicKey` for an asymmetric contract, else the shared `secret`. `undefined` when present.
- */
-export function missingVerificationKey(
-  signature: SignatureConfig,
-  options: { readonly secret?: unknown; readonly publicKey?: unknown; readonly scheme?: unknown },
-  who: string,
-  contract: string,
-): WebhookError | undefined {
-  if (options.scheme !== undefined || signature.kind === 'none') return undefined;
-  if (signature.kind === 'asymmetric') {
-    return keyList(options.publicKey).length > 0
-      ? undefined
-      : new WebhookError(
-          'invalid_config',
-          `${who} needs the \`publicKey\` of "${contract}" (its deliveries are signed with ${signature.algorithm}: a PEM, base64 DER or JWK public key)`,
-          { details: { option: 'publicKey', algorithm: signature.algorithm } },
-        );
-  }
-  return options.secret === undefined
-    ? new WebhookError('invalid_config', `${who} needs the signing \`secret\` of "${contract}"`)
-    : undefined;
-}

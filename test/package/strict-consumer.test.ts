@@ -194,7 +194,7 @@ const USER_CONFIGS: Record<string, Record<string, unknown>> = {
 
 describe('a --runtime inline module in a project with only zod and typescript installed (no @types/node)', () => {
   const project = path.join(tmp, 'inline-bare');
-  const contracts = ['petstore-openapi', 'petstore-asyncapi'];
+  const contracts = ['petstore-openapi', 'petstore-asyncapi', 'keys-openapi31'];
   beforeAll(async () => {
     mkdirSync(project, { recursive: true });
     writeFileSync(
@@ -217,7 +217,12 @@ describe('a --runtime inline module in a project with only zod and typescript in
       { cwd: project, stdio: 'pipe' },
     );
     await generate({
-      inputs: ['schemas/petstore.openapi.yaml', 'schemas/petstore.asyncapi.yaml'],
+      // Petstore (HMAC), its AsyncAPI twin, and a key-pair contract (the Web Crypto key handling).
+      inputs: [
+        'schemas/petstore.openapi.yaml',
+        'schemas/petstore.asyncapi.yaml',
+        'test/golden/specs/keys.openapi31.yaml',
+      ],
       out: path.join(project, 'generated'),
       cwd: repoRoot,
       runtime: 'inline',

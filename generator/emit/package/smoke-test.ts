@@ -45,7 +45,7 @@ function keysCode(model: ContractModel): string[] {
       `const pair = ${generate};`,
       "const keys = { publicKey: pair.publicKey.export({ format: 'pem', type: 'spki' }) };",
       "const privateKey = pair.privateKey.export({ format: 'pem', type: 'pkcs8' });",
-      'const signer = createSignatureScheme(contract.signature, { secret: privateKey });',
+      `const signer = ${receiverParts(model).expression}.scheme(contract.signature, { secret: privateKey });`,
     ];
   }
   return [
