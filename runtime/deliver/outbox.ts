@@ -3,6 +3,7 @@
  * interface; the sender writes messages + deliveries, workers claim and complete deliveries, the
  * management API edits endpoints. Times are milliseconds since the epoch.
  */
+import type { PruneOutboxOptions, PruneOutboxResult } from './prune-types.js';
 import type { Tenancy } from './tenant.js';
 
 export interface EndpointSecret {
@@ -266,4 +267,9 @@ export interface AttemptLog {
 }
 
 /** The whole outbox: every job, on one database. */
-export interface Outbox extends OutboxSchema, EndpointRegistry, DeliveryQueue, AttemptLog {}
+/** Deletes finished history in bounded batches (`startRetention` runs it on a schedule; docs/retention.md). */
+export interface OutboxRetention {
+  prune(options: Omit<PruneOutboxOptions, 'tables'>): Promise<PruneOutboxResult>;
+}
+
+export interface Outbox extends OutboxSchema, EndpointRegistry, DeliveryQueue, AttemptLog, OutboxRetention {}

@@ -15,6 +15,7 @@ import { pgEndpoints } from './outbox/postgres/endpoints.js';
 import { pgQueue } from './outbox/postgres/queue.js';
 import { pgTables } from './outbox/postgres/schema.js';
 import type { Outbox } from './outbox.js';
+import { prunePostgresOutbox } from './postgres-prune.js';
 import { type SecretKey, secretCodec } from './secret-box.js';
 import { checkTenancy, type Tenancy } from './tenant.js';
 
@@ -50,5 +51,9 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
     ...pgEndpoints(ctx),
     ...pgQueue(ctx),
     ...pgAttempts(ctx),
+    async prune(pruneOptions) {
+      await ctx.init();
+      return prunePostgresOutbox(ctx.pool, { ...pruneOptions, tables: ctx.T });
+    },
   };
 }

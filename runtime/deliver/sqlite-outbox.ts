@@ -16,6 +16,7 @@ import { sqliteEndpoints } from './outbox/sqlite/endpoints.js';
 import { sqliteQueue } from './outbox/sqlite/queue.js';
 import type { Outbox } from './outbox.js';
 import { type SecretKey, secretCodec } from './secret-box.js';
+import { pruneSqliteOutbox } from './sqlite-prune.js';
 import { checkTenancy, type Tenancy } from './tenant.js';
 
 export interface SqliteOutboxOptions {
@@ -50,5 +51,8 @@ export function sqliteOutbox(
     ...sqliteEndpoints(ctx),
     ...sqliteQueue(ctx),
     ...sqliteAttempts(ctx),
+    async prune(pruneOptions) {
+      return pruneSqliteOutbox(await ctx.db(), { ...pruneOptions, tables: ctx.T });
+    },
   };
 }

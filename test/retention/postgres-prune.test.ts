@@ -12,9 +12,10 @@ const skip = missingEnv('DATABASE_URL', 'the PostgreSQL outbox pruning tests');
 describe.skipIf(skip)('prunePostgresOutbox', () => {
   let db: Awaited<ReturnType<typeof pgSchema>>;
   let T: { messages: string; deliveries: string; attempts: string };
+  let outbox: ReturnType<typeof postgresOutbox>;
   beforeAll(async () => {
     db = await pgSchema('prune');
-    const outbox = postgresOutbox(db.pool, { schema: db.schema });
+    outbox = postgresOutbox(db.pool, { schema: db.schema });
     for (const id of ENDPOINTS) {
       await outbox.createEndpoint(
         { id, url: `https://example.com/${id}`, events: ['*'], secret: 'whsec_dGVzdA==' },
@@ -85,7 +86,8 @@ describe.skipIf(skip)('prunePostgresOutbox', () => {
         await db.pool.query(`TRUNCATE ${T.attempts}, ${T.deliveries}, ${T.messages}`);
         await insertHistory(db.pool, h);
         const before = await remaining(db.pool);
-        const result = await prunePostgresOutbox(db.pool, { ...h, tables: T });
+        // The outbox's own prune(): its schema's tables, not the default ones.
+        const result = await outbox.prune(h);
         const after = await remaining(db.pool);
         expect(after).toEqual(expectedAfterPrune(h));
         for (const id of unfinished(h)) expect(after.deliveries).toContain(id);

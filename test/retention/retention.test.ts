@@ -5,7 +5,6 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PruneOutboxOptions, PruneOutboxResult } from '../../runtime/deliver/outbox-prune.js';
 import { sqliteOutbox } from '../../runtime/deliver/sqlite-outbox.js';
-import { pruneSqliteOutbox } from '../../runtime/deliver/sqlite-prune.js';
 import { isWebhookError } from '../../runtime/errors.js';
 import { startRetention } from '../../runtime/retention.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
@@ -47,7 +46,7 @@ describe('startRetention', () => {
     await store.claim('live', { leaseMs: 30 * DAY, now: T0, token: 't' });
     const { logger, infos, errors } = logs();
     const retention = startRetention({
-      outbox: { prune: (o) => pruneSqliteOutbox(db, o) },
+      outbox,
       store,
       keepAttempts: DAY,
       keepMessages: 7 * DAY,

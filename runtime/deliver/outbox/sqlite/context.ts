@@ -76,6 +76,8 @@ export function sqliteContext(
           const specifier = 'better-sqlite3'; // a variable: tsc and bundlers need not resolve the driver
           const mod = (await import(specifier)) as { default: typeof BetterSqlite3 };
           db = new mod.default(dbOrPath as string);
+          // Before WAL and the first table: a new file hands pruned pages back (incremental vacuum).
+          db.pragma('auto_vacuum = INCREMENTAL');
           db.pragma('journal_mode = WAL');
           db.pragma('synchronous = NORMAL');
           db.pragma('busy_timeout = 5000');
