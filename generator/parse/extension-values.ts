@@ -2,6 +2,7 @@
  * Readers of `x-gen-webhooks` values: each checks one value at its location and throws an
  * `invalid_extension` GeneratorError naming the file, the JSON pointer and what was expected.
  */
+import type { SignatureConfig } from '@gen-webhooks/runtime';
 import { GeneratorError } from '../errors.js';
 import { child, isRecord, type Loc } from '../load/document-store.js';
 
@@ -75,3 +76,15 @@ export function number(
   }
   return v;
 }
+
+export type Asymmetric = Extract<SignatureConfig, { kind: 'asymmetric' }>;
+/** The key-pair algorithms a contract may declare (`x-gen-webhooks` and Fern's extension). */
+export const ASYMMETRIC_ALGORITHMS = [
+  'ed25519',
+  'ecdsa-sha256',
+  'ecdsa-sha384',
+  'ecdsa-sha512',
+  'rsa-sha256',
+  'rsa-sha384',
+  'rsa-sha512',
+] as const satisfies readonly Asymmetric['algorithm'][];

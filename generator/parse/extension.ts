@@ -15,6 +15,8 @@ import type {
 import { child, type Loc } from '../load/document-store.js';
 import { readHandshakes } from './extension-handshakes.js';
 import {
+  ASYMMETRIC_ALGORITHMS,
+  type Asymmetric,
   EXTENSION_KEY,
   fail,
   number,
@@ -68,17 +70,6 @@ const PRESETS = [
   'plaid',
   'okta',
 ] as const;
-
-type Asymmetric = Extract<SignatureConfig, { kind: 'asymmetric' }>;
-const ASYMMETRIC_ALGORITHMS = [
-  'ed25519',
-  'ecdsa-sha256',
-  'ecdsa-sha384',
-  'ecdsa-sha512',
-  'rsa-sha256',
-  'rsa-sha384',
-  'rsa-sha512',
-] as const satisfies readonly Asymmetric['algorithm'][];
 
 function signature(loc: Loc): SignatureConfig {
   const value = object(loc, 'signature');

@@ -9,18 +9,8 @@
 import type { SignatureConfig } from '@gen-webhooks/runtime';
 import { child, isRecord, type Loc } from '../load/document-store.js';
 import { type EventDraft, info, type ParseContext, warn } from './context.js';
+import { ASYMMETRIC_ALGORITHMS, type Asymmetric } from './extension-values.js';
 import { algorithmOf, encodingOf, type Hmac } from './vendor-hmac.js';
-
-type Asymmetric = Extract<SignatureConfig, { kind: 'asymmetric' }>;
-const ASYMMETRIC: readonly Asymmetric['algorithm'][] = [
-  'ed25519',
-  'ecdsa-sha256',
-  'ecdsa-sha384',
-  'ecdsa-sha512',
-  'rsa-sha256',
-  'rsa-sha384',
-  'rsa-sha512',
-];
 
 /** What HMAC and asymmetric declarations share: prefix, timestamp header, signed content. */
 interface Framing {
@@ -92,13 +82,15 @@ function framing(ctx: ParseContext, loc: Loc, v: Record<string, unknown>): Frami
 /** `type: asymmetric`: a public-key scheme the receiver verifies with the `publicKey` it is given. */
 function fernAsymmetric(ctx: ParseContext, loc: Loc, v: Record<string, unknown>): Asymmetric | undefined {
   const raw = v['asymmetric-algorithm'];
-  const algorithm = ASYMMETRIC.find((a) => a === (typeof raw === 'string' ? raw.toLowerCase() : raw));
+  const algorithm = ASYMMETRIC_ALGORITHMS.find(
+    (a) => a === (typeof raw === 'string' ? raw.toLowerCase() : raw),
+  );
   if (algorithm === undefined) {
     warn(
       ctx,
       child(loc, 'asymmetric-algorithm'),
       'signature_not_supported',
-      `x-fern-webhook-signature: asymmetric-algorithm ${JSON.stringify(raw)} is not one of ${ASYMMETRIC.join(', ')}`,
+      `x-fern-webhook-signature: asymmetric-algorithm ${JSON.stringify(raw)} is not one of ${ASYMMETRIC_ALGORITHMS.join(', ')}`,
     );
     return undefined;
   }
