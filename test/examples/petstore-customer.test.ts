@@ -6,7 +6,7 @@
  * redelivery is deduped; and a customer SIGKILLed in the middle of a handler is restarted, gets the
  * redelivery, and still handles every event exactly once.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -106,6 +106,21 @@ afterAll(async () => {
 });
 
 describe('npm run example:petstore', () => {
+  it('the customer app type-checks against the generated SDK package it installed', () => {
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        path.join(repoRoot, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        'examples/petstore-customer',
+        '--noEmit',
+      ],
+      { cwd: repoRoot, encoding: 'utf8' },
+    );
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
+
   it('registered the customer through the registration API, with the SDK package generated', async () => {
     expect(output).toMatch(/^SDK petstore-openapi-webhooks generated from schemas\//m);
     expect(output).toMatch(
