@@ -1,0 +1,63 @@
+/**
+ * A PostgreSQL outbox made before ordering keys existed opens with them: the columns, the sequence
+ * and the index are added in place, the queued deliveries are still claimed, and keyed sends made
+ * after the migration are delivered in send order.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { postgresOutbox } from '../../runtime/deliver/postgres-outbox.js';
+import { pgSchema, warnNoDatabase } from './helpers.js';
+
+const skip = warnNoDatabase('the PostgreSQL outbox migration test');
+
+describe('PostgreSQL outbox migration', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const fn of cleanups) await fn();
+  });
+
+  it.skipIf(skip)('adds ordering keys to an outbox made without them', async () => {
+    const db = await pgSchema('migrate');
+    cleanups.push(() => db.drop());
+    const s = `"${db.schema}"`;
+    const old = postgresOutbox(db.pool, { schema: db.schema });
+    const ep = await old.createEndpoint(
+      { url: 'https://example.com/h', events: ['*'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      0,
+    );
+    await old.enqueue({ id: 'msg_old', eventType: 'e', body: '{}', headers: {}, createdAt: 0 });
+    // The schema as it was: no ordering columns, sequence or index.
+    await db.pool.query(`DROP INDEX ${s}."webhook_deliveries_ordering";
+      ALTER TABLE ${s}.webhook_deliveries DROP COLUMN ordering_key, DROP COLUMN ordering_seq;
+      DROP SEQUENCE ${s}.webhook_deliveries_ordering_seq`);
+    const columns = async () =>
+      (
+        await db.pool.query<{ column_name: string }>(
+          `SELECT column_name FROM information_schema.columns
+           WHERE table_schema = $1 AND table_name = 'webhook_deliveries' AND column_name LIKE 'ordering%'
+           ORDER BY column_name`,
+          [db.schema],
+        )
+      ).rows.map((r) => r.column_name);
+    expect(await columns()).toEqual([]);
+
+    const outbox = postgresOutbox(db.pool, { schema: db.schema });
+    await outbox.init();
+    expect(await columns()).toEqual(['ordering_key', 'ordering_seq']);
+    const index = await db.pool.query(
+      `SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = 'webhook_deliveries_ordering'`,
+      [db.schema],
+    );
+    expect(index.rowCount).toBe(1);
+
+    // What was queued before is still delivered; keyed sends after the migration go in order.
+    for (const i of [1, 2]) {
+      await outbox.enqueue(
+        { id: `msg_k${i}`, eventType: 'e', body: '{}', headers: {}, createdAt: i },
+        { orderingKey: 'customer-1' },
+      );
+    }
+    const first = await outbox.claim({ owner: 'w', now: 1000, leaseMs: 30_000, limit: 10 });
+    expect(first.map((d) => d.messageId).sort()).toEqual(['msg_k1', 'msg_old']);
+    expect(first.every((d) => d.endpoint.id === ep.id)).toBe(true);
+  });
+});
