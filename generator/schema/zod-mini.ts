@@ -10,20 +10,13 @@ import type { SourcedSchema } from '../model.js';
 import { propertyKey, stringLiteral } from './identifiers.js';
 import { type BuildContext, buildNode, type Node, type PropertyNode } from './ir.js';
 import { mergeAllOfIn } from './merge-allof.js';
+import { list, num, plural, SAFE, STEP, TIME_PATTERN } from './render-text.js';
 import { literalText } from './typescript.js';
 import { type SchemaNames, URI_PATTERN } from './zod.js';
-
-const STEP = '  ';
-const MAX_LINE = 100;
-const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** The `uri` check (zod.ts's URI_SCHEMA); `URI_SCHEMA_MINI` is the whole schema's text. */
 const URI_CHECK = `z.regex(${URI_PATTERN}, 'Invalid URI')`;
 export const URI_SCHEMA_MINI = `z.string().check(${URI_CHECK})`;
-
-/** RFC 3339 `full-time` (JSON Schema `time`): seconds and an offset are required; leap second allowed. */
-const TIME_PATTERN =
-  '/^([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)(\\.\\d+)?([zZ]|[+-]([01]\\d|2[0-3]):[0-5]\\d)$/';
 
 /** `base.check(a, b)`, or `base` when there is nothing to check. */
 function withChecks(base: string, checks: readonly string[]): string {
@@ -55,21 +48,6 @@ function formatBase(format: Extract<Node, { kind: 'string' }>['format']): [strin
     default:
       return ['z.string()', []];
   }
-}
-
-function num(value: number): string {
-  return Object.is(value, -0) ? '0' : String(value);
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** `open` + items + `close`, on one line when short, else one item per line with trailing commas. */
-function list(open: string, items: string[], close: string, indent: string): string {
-  const single = `${open}${items.join(', ')}${close}`;
-  if (single.length <= MAX_LINE && !items.some((item) => item.includes('\n'))) return single;
-  return `${open}\n${items.map((item) => `${indent}${STEP}${item},`).join('\n')}\n${indent}${close}`;
 }
 
 export function renderZodMini(node: Node, names: SchemaNames, indent = ''): string {

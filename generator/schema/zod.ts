@@ -10,6 +10,7 @@
 import { propertyKey, stringLiteral } from './escape.js';
 import type { Node, PropertyNode } from './ir.js';
 import { INHERITED_KEYS, type ZodHelper } from './own-keys.js';
+import { list, num, plural, SAFE, STEP, TIME_PATTERN } from './render-text.js';
 import { literalText, renderType } from './typescript.js';
 
 export interface SchemaNames {
@@ -41,10 +42,6 @@ function mayOwnProto(node: Node, names: SchemaNames): boolean {
   }
 }
 
-const STEP = '  ';
-const MAX_LINE = 100;
-const SAFE = Number.MAX_SAFE_INTEGER;
-
 /**
  * RFC 3986 URI (JSON Schema `uri`), checked by characters: a scheme, `:`, then only URI characters
  * (unreserved, sub-delims, `:@/?[]`, `%` + two hex digits) with at most one `#`. ASCII only, no
@@ -58,10 +55,6 @@ export const URI_PATTERN =
 
 /** The `uri` schema's text (emit/shared-leaves.ts builds it once per module). */
 export const URI_SCHEMA = `z.string().regex(${URI_PATTERN}, 'Invalid URI')`;
-
-/** RFC 3339 `full-time` (JSON Schema `time`): seconds and an offset are required; leap second allowed. */
-const TIME_PATTERN =
-  '/^([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)(\\.\\d+)?([zZ]|[+-]([01]\\d|2[0-3]):[0-5]\\d)$/';
 
 function formatBase(format: Extract<Node, { kind: 'string' }>['format']): string {
   switch (format) {
@@ -89,17 +82,6 @@ function formatBase(format: Extract<Node, { kind: 'string' }>['format']): string
     default:
       return 'z.string()';
   }
-}
-
-function num(value: number): string {
-  return Object.is(value, -0) ? '0' : String(value);
-}
-
-/** `open` + items + `close`, on one line when short, else one item per line with trailing commas. */
-function list(open: string, items: string[], close: string, indent: string): string {
-  const single = `${open}${items.join(', ')}${close}`;
-  if (single.length <= MAX_LINE && !items.some((item) => item.includes('\n'))) return single;
-  return `${open}\n${items.map((item) => `${indent}${STEP}${item},`).join('\n')}\n${indent}${close}`;
 }
 
 export function renderZod(node: Node, names: SchemaNames, indent = ''): string {
@@ -282,8 +264,4 @@ function arraySchema(node: Extract<Node, { kind: 'array' }>, names: SchemaNames,
 function uniqueCheck(unique: boolean): string {
   if (!unique) return '';
   return ".refine((a) => new Set(a.map((v) => JSON.stringify(v))).size === a.length, 'Expected unique items')";
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
