@@ -9,6 +9,7 @@
 import { WebhookError } from '../errors.js';
 import { decodeBase64 } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
+import { keyList } from '../signing/verification-key.js';
 import { RETRY_WINDOWS } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance } from '../timestamp.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
@@ -75,8 +76,7 @@ export function plaidKeyFetcher(credentials: {
 
 export function plaidScheme(options: PresetSchemeOptions): SignatureScheme {
   // Without getKey, the Plaid API secret (`secret`) and `clientId` fetch keys from Plaid.
-  const [apiSecret] =
-    options.secret === undefined ? [] : Array.isArray(options.secret) ? options.secret : [options.secret];
+  const [apiSecret] = keyList(options.secret);
   const getKey =
     options.getKey ??
     (options.clientId !== undefined && typeof apiSecret === 'string' && apiSecret !== ''

@@ -15,7 +15,7 @@ import { WebhookError } from '../errors.js';
 import type { DeliverySpan } from '../otel/types.js';
 import type { HandshakeResponse, PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
 import type { RawBody, Secret } from '../signing/scheme.js';
-import { missingVerificationKey } from '../signing/verification-key.js';
+import { keyList, missingVerificationKey } from '../signing/verification-key.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type EventQueue, type IdempotencyStore } from '../stores/types.js';
 import { type QueuedPayload, queueProcessor } from './ack-fast.js';
 import { Completions } from './completion.js';
@@ -165,7 +165,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     provider === undefined
       ? contractHandshakes(
           contract.handshakes ?? [],
-          o.secret === undefined ? [] : Array.isArray(o.secret) ? o.secret : [o.secret as Secret],
+          keyList(o.secret as Secret | readonly Secret[] | undefined),
           {
             verificationEvent: !Object.hasOwn(contract.events, 'webhook.verification'),
             verifyToken: o.verifyToken,

@@ -33,6 +33,7 @@ import {
   noMatch,
   readHeader,
 } from './standard-webhooks-core.js';
+import { keyList } from './verification-key.js';
 import { subtle, view } from './web-crypto.js';
 
 export type AsymmetricConfig = Extract<SignatureConfig, { readonly kind: 'asymmetric' }>;
@@ -63,11 +64,6 @@ function compile(config: AsymmetricConfig): CompiledHmac {
       throw new WebhookError('invalid_config', error.message.replace(/^hmac/, 'asymmetric'));
     throw error;
   }
-}
-
-function keyList<T>(value: T | readonly T[] | undefined): readonly T[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? (value as readonly T[]) : [value as T];
 }
 
 export function asymmetricScheme(config: AsymmetricConfig, options: AsymmetricOptions): SignatureScheme {

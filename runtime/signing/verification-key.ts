@@ -6,9 +6,10 @@
 import type { SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
 
-function count(value: unknown): number {
-  if (value === undefined) return 0;
-  return Array.isArray(value) ? value.length : 1;
+/** One key or a rotation's list of keys, as a list. */
+export function keyList<T>(value: T | readonly T[] | undefined): readonly T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? (value as readonly T[]) : [value as T];
 }
 
 /**
@@ -23,7 +24,7 @@ export function missingVerificationKey(
 ): WebhookError | undefined {
   if (options.scheme !== undefined || signature.kind === 'none') return undefined;
   if (signature.kind === 'asymmetric') {
-    return count(options.publicKey) > 0
+    return keyList(options.publicKey).length > 0
       ? undefined
       : new WebhookError(
           'invalid_config',
