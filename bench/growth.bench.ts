@@ -18,7 +18,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -35,6 +34,7 @@ import { postgresStore } from '../runtime/stores/postgres.js';
 import { redisStore } from '../runtime/stores/redis.js';
 import { sqliteStore } from '../runtime/stores/sqlite.js';
 import type { IdempotencyStore } from '../runtime/stores/types.js';
+import { startReceiver } from './lib/bare-receiver.js';
 import { loadAverage, median, startLoad, verdict } from './lib/load.js';
 
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000);
@@ -73,28 +73,6 @@ function report(label: string, ratios: number[], detail: string, target = 0.9): 
   const line = `${label.padEnd(58)} ${m.toFixed(2)}× (rounds ${spread}) ${detail} — ${verdict(m >= target, machine)}`;
   console.log(line);
   summary.push(line);
-}
-
-async function startReceiver(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const code = `
-    const http = require('node:http');
-    const { parentPort } = require('node:worker_threads');
-    const server = http.createServer({ keepAliveTimeout: 30000 }, (req, res) => {
-      req.on('data', () => {});
-      req.on('end', () => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('ok'); });
-    });
-    server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-    parentPort.on('message', () => { server.closeAllConnections(); server.close(() => process.exit(0)); });
-  `;
-  const worker = new Worker(code, { eval: true });
-  const port = await new Promise<number>((resolve) => worker.once('message', resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      worker.postMessage('stop');
-      await new Promise((r) => worker.once('exit', r));
-    },
-  };
 }
 
 // ---------------------------------------------------------------------------------------------

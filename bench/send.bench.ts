@@ -29,6 +29,7 @@ import { createSender } from '../runtime/deliver/sender.js';
 import { sqliteOutbox } from '../runtime/deliver/sqlite-outbox.js';
 import { createWorker } from '../runtime/deliver/worker.js';
 import { createEndpointManager } from '../runtime/manage/endpoints.js';
+import { startReceiver } from './lib/bare-receiver.js';
 import { verdict as loadVerdict, startLoad } from './lib/load.js';
 import { loadAverage, median, outboxRun, pgBossRun } from './pg-vs-pgboss.js';
 
@@ -60,28 +61,6 @@ const payload = (i: number) => ({
   currency: 'EUR',
   note: 'x'.repeat(200),
 });
-
-async function startReceiver(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const code = `
-    const http = require('node:http');
-    const { parentPort } = require('node:worker_threads');
-    const server = http.createServer({ keepAliveTimeout: 30000 }, (req, res) => {
-      req.on('data', () => {});
-      req.on('end', () => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('ok'); });
-    });
-    server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-    parentPort.on('message', () => { server.closeAllConnections(); server.close(() => process.exit(0)); });
-  `;
-  const worker = new Worker(code, { eval: true });
-  const port = await new Promise<number>((resolve) => worker.once('message', resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      worker.postMessage('stop');
-      await new Promise((r) => worker.once('exit', r));
-    },
-  };
-}
 
 /** Main-thread + receiver CPU per request/delivery (µs): steadier than wall time on a shared machine. */
 let lastCpuPerOp = 0;
