@@ -3,7 +3,7 @@ import type { ContractModel, EventModel, JsonSchema } from '../model.js';
 import { SchemaComparer } from './compare-schema.js';
 import { RULE_BREAKS } from './rules.js';
 import { fingerprint, isObj } from './schema-view.js';
-import type { DiffChange, DiffLocation, DiffRule } from './types.js';
+import type { Audience, DiffChange, DiffLocation, DiffRule } from './types.js';
 
 /** Headers absent = "any headers": compared as an open object so newly required headers are found. */
 const NO_HEADERS: JsonSchema = { type: 'object' };
@@ -15,7 +15,7 @@ export function compareContracts(oldModel: ContractModel, newModel: ContractMode
     location: DiffLocation,
     pointer: string,
     message: string,
-    extra: Partial<Pick<DiffChange, 'event' | 'keyword' | 'old' | 'new' | 'breaks'>> = {},
+    extra: Partial<Pick<DiffChange, 'event' | 'keyword' | 'old' | 'new' | 'breaks' | 'direction'>> = {},
   ) => {
     const { breaks, ...rest } = extra;
     changes.push({ rule, breaks: breaks ?? RULE_BREAKS[rule], location, pointer, message, ...rest });
@@ -50,29 +50,16 @@ export function compareContracts(oldModel: ContractModel, newModel: ContractMode
     });
   }
 
-  const oldEvents = new Map(oldModel.events.map((e) => [e.name, e]));
-  const newEvents = new Map(newModel.events.map((e) => [e.name, e]));
-  const names = [...new Set([...oldEvents.keys(), ...newEvents.keys()])].sort();
   const comparer = new SchemaComparer(oldModel, newModel);
-  for (const event of names) {
-    const before = oldEvents.get(event);
-    const after = newEvents.get(event);
-    if (before && !after) {
-      push('event-removed', 'event', '', `event "${event}" removed`, { event });
-    } else if (!before && after) {
-      push('event-added', 'event', '', `event "${event}" added`, { event });
-    } else if (before && after) {
-      compareEvent(before, after, event, push);
-      for (const [location, a, b] of [
-        ['payload', before.payload.schema, after.payload.schema],
-        ['headers', before.headers?.schema ?? NO_HEADERS, after.headers?.schema ?? NO_HEADERS],
-      ] as const) {
-        for (const change of comparer.compare(a, b)) {
-          const { rule, pointer, message, breaks, ...rest } = change;
-          push(rule, location, pointer, message, { event, ...rest, ...(breaks ? { breaks } : {}) });
-        }
-      }
-    }
+  compareMessages(oldModel.events, newModel.events, comparer, push);
+  if (oldModel.received !== undefined || newModel.received !== undefined) {
+    const client: Push = (rule, location, pointer, message, extra = {}) =>
+      push(rule, location, pointer, message, {
+        ...extra,
+        direction: 'client',
+        breaks: clientBreaks(extra.breaks ?? RULE_BREAKS[rule], rule),
+      });
+    compareMessages(oldModel.received ?? [], newModel.received ?? [], comparer, client, 'client message');
   }
   return changes;
 }
@@ -82,8 +69,51 @@ type Push = (
   location: DiffLocation,
   pointer: string,
   message: string,
-  extra?: Partial<Pick<DiffChange, 'event' | 'keyword' | 'old' | 'new'>>,
+  extra?: Partial<Pick<DiffChange, 'event' | 'keyword' | 'old' | 'new' | 'breaks'>>,
 ) => void;
+
+/**
+ * Client messages flow the other way (the receivers' side writes them, the application reads them),
+ * so a schema rule's audience is mirrored. Removing a message breaks its writers, the receivers' side,
+ * as removing an event breaks its readers; adding one is safe either way.
+ */
+function clientBreaks(breaks: readonly Audience[], rule: DiffRule): readonly Audience[] {
+  if (rule === 'event-removed' || rule === 'event-added') return breaks;
+  return breaks.map((who) => (who === 'receivers' ? 'senders' : 'receivers')).sort();
+}
+
+/** Messages by name: removed, added, or compared field by field (payload and headers). */
+function compareMessages(
+  before: readonly EventModel[],
+  after: readonly EventModel[],
+  comparer: SchemaComparer,
+  push: Push,
+  noun = 'event',
+): void {
+  const oldEvents = new Map(before.map((e) => [e.name, e]));
+  const newEvents = new Map(after.map((e) => [e.name, e]));
+  const names = [...new Set([...oldEvents.keys(), ...newEvents.keys()])].sort();
+  for (const event of names) {
+    const a = oldEvents.get(event);
+    const b = newEvents.get(event);
+    if (a && !b) {
+      push('event-removed', 'event', '', `${noun} "${event}" removed`, { event });
+    } else if (!a && b) {
+      push('event-added', 'event', '', `${noun} "${event}" added`, { event });
+    } else if (a && b) {
+      compareEvent(a, b, event, push);
+      for (const [location, x, y] of [
+        ['payload', a.payload.schema, b.payload.schema],
+        ['headers', a.headers?.schema ?? NO_HEADERS, b.headers?.schema ?? NO_HEADERS],
+      ] as const) {
+        for (const change of comparer.compare(x, y)) {
+          const { rule, pointer, message, breaks, ...rest } = change;
+          push(rule, location, pointer, message, { event, ...rest, ...(breaks ? { breaks } : {}) });
+        }
+      }
+    }
+  }
+}
 
 function compareEvent(before: EventModel, after: EventModel, event: string, push: Push): void {
   if ((before.deprecated === true) !== (after.deprecated === true)) {

@@ -33,7 +33,10 @@ export function formatDiffText(
   const all = [...new Set([...report.breaking.receivers, ...report.breaking.senders, ...report.safe])];
   const groups = new Map<string, DiffChange[]>();
   for (const change of all) {
-    const key = change.event ?? '';
+    const key =
+      change.event === undefined
+        ? ''
+        : `${change.direction === 'client' ? 'client message ' : ''}${change.event}`;
     const group = groups.get(key) ?? [];
     group.push(change);
     groups.set(key, group);
@@ -58,7 +61,10 @@ export function formatDiffText(
   ];
   lines.push(
     '',
-    `${counts.join(', ')}; events: ${summary.eventsAdded} added, ${summary.eventsRemoved} removed, ${summary.eventsChanged} changed`,
+    `${counts.join(', ')}; events: ${summary.eventsAdded} added, ${summary.eventsRemoved} removed, ${summary.eventsChanged} changed` +
+      (summary.clientMessagesAdded + summary.clientMessagesRemoved + summary.clientMessagesChanged > 0
+        ? `; client messages: ${summary.clientMessagesAdded} added, ${summary.clientMessagesRemoved} removed, ${summary.clientMessagesChanged} changed`
+        : ''),
   );
   return `${lines.join('\n')}\n`;
 }

@@ -10,11 +10,21 @@ export function buildReport(
   const receivers = changes.filter((c) => c.breaks.includes('receivers'));
   const senders = changes.filter((c) => c.breaks.includes('senders'));
   const safe = changes.filter((c) => c.breaks.length === 0);
-  const changedEvents = new Set(
-    changes
-      .filter((c) => c.event !== undefined && c.rule !== 'event-added' && c.rule !== 'event-removed')
-      .map((c) => c.event),
-  );
+  const counts = (direction: 'client' | undefined) => {
+    const mine = changes.filter((c) => c.direction === direction);
+    const changed = new Set(
+      mine
+        .filter((c) => c.event !== undefined && c.rule !== 'event-added' && c.rule !== 'event-removed')
+        .map((c) => c.event),
+    );
+    return {
+      added: mine.filter((c) => c.rule === 'event-added').length,
+      removed: mine.filter((c) => c.rule === 'event-removed').length,
+      changed: changed.size,
+    };
+  };
+  const events = counts(undefined);
+  const messages = counts('client');
   return {
     breaking: { receivers, senders },
     safe,
@@ -25,9 +35,12 @@ export function buildReport(
       senders: senders.length,
       safe: safe.length,
       breaking: changes.length - safe.length,
-      eventsAdded: changes.filter((c) => c.rule === 'event-added').length,
-      eventsRemoved: changes.filter((c) => c.rule === 'event-removed').length,
-      eventsChanged: changedEvents.size,
+      eventsAdded: events.added,
+      eventsRemoved: events.removed,
+      eventsChanged: events.changed,
+      clientMessagesAdded: messages.added,
+      clientMessagesRemoved: messages.removed,
+      clientMessagesChanged: messages.changed,
     },
   };
 }

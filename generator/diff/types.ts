@@ -1,6 +1,10 @@
 /** Shapes of a contract diff (`gen-webhooks diff`, `diffContracts`). Plain data: `--json` prints them as is. */
 
-/** Who a change breaks: code that reads payloads (receivers) or code that writes them (senders). */
+/**
+ * Who a change breaks: the webhook receivers' code (it reads events, and in a two-way AsyncAPI contract
+ * writes the client messages) or the application's code that sends the events (and reads the client
+ * messages).
+ */
 export type Audience = 'receivers' | 'senders';
 
 /** Every rule the engine applies; `rules.ts` says whom each one breaks. */
@@ -43,8 +47,14 @@ export interface DiffChange {
   readonly rule: DiffRule;
   /** Whom it breaks: `[]` is safe (informational). */
   readonly breaks: readonly Audience[];
-  /** The event it belongs to; absent for contract-level changes. */
+  /** The event (or client message) it belongs to; absent for contract-level changes. */
   readonly event?: string;
+  /**
+   * `client`: the change is to a message the application receives from its clients (`ClientMessages`
+   * of a two-way AsyncAPI contract), not to a webhook event; `breaks` already accounts for the
+   * reversed flow.
+   */
+  readonly direction?: 'client';
   readonly location: DiffLocation;
   /**
    * JSON pointer: inside the payload (or headers) schema for schema changes, e.g.
@@ -73,6 +83,10 @@ export interface DiffSummary {
   readonly eventsRemoved: number;
   /** Events present in both versions with at least one change. */
   readonly eventsChanged: number;
+  /** The same counts for client messages (always 0 for one-direction contracts). */
+  readonly clientMessagesAdded: number;
+  readonly clientMessagesRemoved: number;
+  readonly clientMessagesChanged: number;
 }
 
 export interface DiffReport {

@@ -47,9 +47,11 @@ export function contractDigest(model: ContractModel): string {
     for (const [k, v] of Object.entries(value)) if (k !== 'source') out[k] = strip(v);
     return out;
   };
-  const { title, version, description, events, schemas, signature, envelope, selector, retry } = model;
+  const { title, version, description, events, received, schemas, signature, envelope, selector, retry } =
+    model;
+  // `received` is absent (so left out of the JSON) for one-direction contracts: their digests are unchanged.
   const json = JSON.stringify(
-    strip({ title, version, description, events, schemas, signature, envelope, selector, retry }),
+    strip({ title, version, description, events, received, schemas, signature, envelope, selector, retry }),
   );
   return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }
@@ -70,7 +72,10 @@ export function firstEntryMarker(changelog: string): EntryMarker | undefined {
 }
 
 function changeLine(change: DiffChange): string {
-  const where = change.event === undefined ? 'contract' : code(change.event);
+  const where =
+    change.event === undefined
+      ? 'contract'
+      : `${change.direction === 'client' ? 'client message ' : ''}${code(change.event)}`;
   const pointer = change.pointer
     ? ` ${code(change.location === 'headers' ? `headers${change.pointer}` : change.pointer)}`
     : '';
