@@ -11,7 +11,8 @@
  * page the prune writes (more than the database's size, pages written again and again) and writes
  * would go to new file blocks instead of the same few megabytes. So once the WAL holds more than
  * WAL_LIMIT frames, `checkpoint()` waits (asynchronously: the event loop runs meanwhile) for a
- * checkpoint of everything, and the next batch starts the WAL over.
+ * checkpoint of everything, and the next batch starts the WAL over. (A reader in another process
+ * holding an old snapshot keeps the WAL from starting over; batches then go at the checkpoints' pace.)
  *
  * Where that is not possible (no worker_threads, an in-memory database, a driver that cannot be
  * resolved), the work runs with the connection's own checkpoints, as before.
