@@ -10,7 +10,9 @@
  * nothing to update. Attempts are walked by their identity column the same way.
  *
  * Messages that matched no endpoint have no delivery to be found by: a third pass walks the messages
- * table by physical block ranges (TID range scans) for those, a bounded number of blocks per batch.
+ * older than the cutoff through the `(created_at, id)` index the schema adds for it, so it reads the
+ * old rows (the ones it deletes, and those still held by an unfinished delivery), not the whole table
+ * on every run as a scan by block ranges did.
  */
 import type { Pool, PoolClient } from '../drivers/pg.js';
 import {
@@ -27,9 +29,6 @@ const DEFAULT_TABLES: OutboxTables = {
   deliveries: '"public"."webhook_deliveries"',
   attempts: '"public"."webhook_attempts"',
 };
-
-/** Heap blocks read per batch of the no-delivery pass. */
-const BLOCKS_PER_BATCH = 64;
 
 export async function prunePostgresOutbox(
   pool: Pool,
@@ -123,29 +122,26 @@ export async function prunePostgresOutbox(
       : undefined;
   };
 
-  /** Messages without deliveries, a block range at a time (the table's size bounds the pass). */
+  /**
+   * Messages older than the cutoff, oldest first from a `(created_at, id)` cursor; those without a
+   * delivery go. The cursor travels as text so it keeps the column's microseconds.
+   */
   const orphanBatch = async (cursor: string): Promise<string | undefined> => {
-    const block = Number(cursor);
-    const { rows: size } = await pool.query<{ blocks: string }>(
-      `SELECT pg_relation_size($1::regclass) / current_setting('block_size')::bigint AS blocks`,
-      [T.messages],
+    const [at, id] = cursor === '' ? [null, ''] : (JSON.parse(cursor) as [string, string]);
+    const { rows } = await pool.query<{ id: string; at: string; orphan: boolean }>(
+      `SELECT m.id, m.created_at::text AS at,
+         NOT EXISTS (SELECT 1 FROM ${T.deliveries} d WHERE d.message_id = m.id) AS orphan
+       FROM ${T.messages} m
+       WHERE m.created_at < $3 AND ($1::timestamptz IS NULL OR (m.created_at, m.id) > ($1::timestamptz, $2))
+       ORDER BY m.created_at, m.id LIMIT $4`,
+      [at, id, before, limits.batch],
     );
-    if (block >= Number(size[0]?.blocks ?? 0)) return undefined;
-    const upto = block + BLOCKS_PER_BATCH;
-    const { rows } = await pool.query<{ id: string }>(
-      `SELECT m.id FROM ${T.messages} m
-       WHERE m.ctid >= format('(%s,0)', $1::bigint)::tid AND m.ctid < format('(%s,0)', $2::bigint)::tid
-         AND m.created_at < $3
-         AND NOT EXISTS (SELECT 1 FROM ${T.deliveries} d WHERE d.message_id = m.id)`,
-      [block, upto, before],
-    );
-    await inTransaction((c) =>
-      dropMessages(
-        c,
-        rows.map((r) => r.id),
-      ),
-    );
-    return String(upto);
+    const orphans = rows.filter((r) => r.orphan).map((r) => r.id);
+    if (orphans.length > 0) await inTransaction((c) => dropMessages(c, orphans));
+    const last = rows.at(-1);
+    return last !== undefined && rows.length === limits.batch
+      ? JSON.stringify([last.at, last.id])
+      : undefined;
   };
 
   const pass = async (
@@ -162,6 +158,6 @@ export async function prunePostgresOutbox(
     return true;
   };
 
-  (await pass('', messageBatch)) && (await pass('0', attemptBatch)) && (await pass('0', orphanBatch));
+  (await pass('', messageBatch)) && (await pass('0', attemptBatch)) && (await pass('', orphanBatch));
   return counts;
 }

@@ -8,6 +8,9 @@
  * never the recent bulk, and needs no index beyond the outbox's own. Rows it keeps (a message with a
  * delivery still pending, say) are re-read on the next run until they finish.
  *
+ * Each batch is held to a time budget (stores/time-budget.ts): `batchSize` is the most rows one
+ * examines, and a batch that took longer than the budget makes the next one smaller.
+ *
  * The space is reclaimed when the file was made with `auto_vacuum = INCREMENTAL`: freed pages are
  * handed back a few at a time (`PRAGMA incremental_vacuum`). See docs/retention.md for existing files.
  * WAL checkpoints run in a worker thread meanwhile (stores/sqlite-checkpoint.ts), so their copying
@@ -15,6 +18,7 @@
  */
 import type { BetterSqlite3 } from '../drivers/better-sqlite3.js';
 import { offloadCheckpoints } from '../stores/sqlite-checkpoint.js';
+import { budgetedSize } from '../stores/time-budget.js';
 import {
   type OutboxTables,
   type PruneOutboxOptions,
@@ -32,8 +36,10 @@ const DEFAULT_TABLES: OutboxTables = {
   attempts: 'webhook_attempts',
 };
 
-/** Pages freed per `incremental_vacuum` step (1 MiB at the default page size). */
+/** Pages freed per `incremental_vacuum` step: at most 1 MiB at the default page size, fewer when a step overruns the time budget. */
 const VACUUM_STEP = 256;
+/** The fewest rows a batch shrinks to. */
+const MIN_BATCH = 10;
 
 /** A message is held while any delivery is unfinished or finished at/after the cutoff. */
 const held = (d: string) =>
@@ -75,8 +81,8 @@ export async function pruneSqliteOutbox(db: Db, options: PruneOutboxOptions): Pr
   );
 
   /** One batch of messages; returns the next cursor, or undefined when the pass is done. */
-  const messageBatch = db.transaction((cursor: number): number | undefined => {
-    const rows = scanMessages.all({ cursor, before: limits.messagesBefore, limit: limits.batch });
+  const messageBatch = db.transaction((cursor: number, size: number): number | undefined => {
+    const rows = scanMessages.all({ cursor, before: limits.messagesBefore, limit: size });
     const doomed = rows.filter((r) => r.created_at < limits.messagesBefore && r.held === 0).map((r) => r.id);
     if (doomed.length > 0) {
       const ids = JSON.stringify(doomed);
@@ -86,11 +92,11 @@ export async function pruneSqliteOutbox(db: Db, options: PruneOutboxOptions): Pr
     }
     const last = rows.at(-1);
     const anyOld = rows.some((r) => r.created_at < limits.messagesBefore);
-    return last !== undefined && anyOld && rows.length === limits.batch ? last.r : undefined;
+    return last !== undefined && anyOld && rows.length === size ? last.r : undefined;
   }).immediate;
 
-  const attemptBatch = db.transaction((cursor: number): number | undefined => {
-    const rows = scanAttempts.all(cursor, limits.batch);
+  const attemptBatch = db.transaction((cursor: number, size: number): number | undefined => {
+    const rows = scanAttempts.all(cursor, size);
     const before = limits.attemptsBefore;
     const doomed = rows
       .filter(
@@ -105,17 +111,20 @@ export async function pruneSqliteOutbox(db: Db, options: PruneOutboxOptions): Pr
     if (doomed.length > 0) counts.attempts += dropAttemptIds.run(JSON.stringify(doomed)).changes;
     const last = rows.at(-1);
     const anyOld = rows.some((r) => r.started_at < before);
-    return last !== undefined && anyOld && rows.length === limits.batch ? last.id : undefined;
+    return last !== undefined && anyOld && rows.length === size ? last.id : undefined;
   }).immediate;
 
   return offloadCheckpoints(db, async (checkpoint) => {
-    const pass = async (batch: (cursor: number) => number | undefined): Promise<boolean> => {
+    const pass = async (batch: (cursor: number, size: number) => number | undefined): Promise<boolean> => {
+      const sizer = budgetedSize(limits.batch, { min: MIN_BATCH });
       let cursor: number | undefined = 0;
       while (cursor !== undefined) {
         if (options.signal?.aborted) return false;
-        cursor = batch(cursor);
+        const started = performance.now();
+        cursor = batch(cursor, sizer.size);
+        sizer.took(performance.now() - started);
         counts.batches++;
-        checkpoint();
+        await checkpoint();
         if (cursor !== undefined) await pause(options.pauseMs);
       }
       return true;
@@ -128,28 +137,32 @@ export async function pruneSqliteOutbox(db: Db, options: PruneOutboxOptions): Pr
 }
 
 /**
- * Hands freed pages back to the file system in steps of VACUUM_STEP pages, pausing between them;
- * returns how many. Does nothing unless the file uses `auto_vacuum = INCREMENTAL` (2).
+ * Hands freed pages back to the file system in steps of at most VACUUM_STEP pages (fewer when a step
+ * overruns the time budget: moving a page rewrites its parent and pointer-map pages too), pausing
+ * between them; returns how many. Does nothing unless the file uses `auto_vacuum = INCREMENTAL` (2).
  */
 export async function incrementalVacuum(
   db: Db,
   options: {
     readonly signal?: AbortSignal;
     readonly pauseMs?: number;
-    readonly checkpoint?: () => void;
+    readonly checkpoint?: () => void | Promise<void>;
   } = {},
 ): Promise<number> {
   if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2) return 0;
+  const step = budgetedSize(VACUUM_STEP, { start: 32 });
   let freed = 0;
   for (;;) {
     const free = Number(db.pragma('freelist_count', { simple: true }));
     if (free === 0 || options.signal?.aborted) return freed;
-    db.pragma(`incremental_vacuum(${Math.min(free, VACUUM_STEP)})`);
+    const started = performance.now();
+    db.pragma(`incremental_vacuum(${Math.min(free, step.size)})`);
+    step.took(performance.now() - started);
     const left = Number(db.pragma('freelist_count', { simple: true }));
     // Another connection may be freeing pages meanwhile; stop when a step made no progress.
     if (left >= free) return freed;
     freed += free - left;
-    options.checkpoint?.();
+    await options.checkpoint?.();
     await pause(options.pauseMs);
   }
 }

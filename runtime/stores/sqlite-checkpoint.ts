@@ -5,6 +5,15 @@
  * waits. While `offload` runs, automatic checkpoints are off on the caller's connection and a worker
  * thread with its own connection runs PASSIVE checkpoints instead (they never block the writer).
  *
+ * A PASSIVE checkpoint running while the next batch starts leaves that batch's transaction reading
+ * from the WAL, and SQLite only rewinds the WAL to its start in a write transaction that began with
+ * every frame checkpointed. Batches a few ms apart never see that, so the WAL would grow by every
+ * page the prune writes (more than the database's size, pages written again and again) and writes
+ * would go to new file blocks instead of the same few megabytes. So once the WAL holds more than
+ * WAL_LIMIT frames, `checkpoint()` waits (asynchronously: the event loop runs meanwhile) for a
+ * checkpoint of everything, and the next batch starts the WAL over. (A reader in another process
+ * holding an old snapshot keeps the WAL from starting over; batches then go at the checkpoints' pace.)
+ *
  * Where that is not possible (no worker_threads, an in-memory database, a driver that cannot be
  * resolved), the work runs with the connection's own checkpoints, as before.
  */
@@ -12,21 +21,29 @@ import type { BetterSqlite3 } from '../drivers/better-sqlite3.js';
 
 type Database = BetterSqlite3.Database & { readonly name?: string; readonly memory?: boolean };
 
+/** Frames (pages) the WAL may hold before a batch waits for a full checkpoint: 16 MiB at 4 KiB pages. */
+export const WAL_LIMIT = 4096;
+
 interface Checkpointer {
   /** Ask for a checkpoint unless one is running. */
   poke(): void;
+  /** Frames in the WAL at the last checkpoint. */
+  readonly frames: number;
+  /** Waits for the running checkpoint, then for one started afterwards (covering every commit so far). */
+  drain(): Promise<void>;
   stop(): Promise<void>;
 }
 
-// The worker: open the file, checkpoint on each message, answer when done.
+// The worker: open the file, checkpoint on each message, answer with the WAL's frame count.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { timeout: 0 });
 parentPort.on('message', (m) => {
   if (m === 'stop') { db.close(); parentPort.close(); return; }
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
-  parentPort.postMessage('done');
+  let log = -1;
+  try { log = Number(db.pragma('wal_checkpoint(PASSIVE)')[0].log); } catch {}
+  parentPort.postMessage(log);
 });
 `;
 
@@ -45,16 +62,22 @@ async function startCheckpointer(db: Database): Promise<Checkpointer | undefined
     worker.unref();
     let running: Promise<void> | undefined;
     let finish: (() => void) | undefined;
-    worker.on('message', () => {
+    let frames = 0;
+    let failed = false;
+    worker.on('message', (log: number) => {
+      if (log >= 0) frames = log;
       running = undefined;
       finish?.();
     });
     // A failed worker only means checkpoints wait for the connection's own (restored at the end).
     worker.on('error', () => {
+      failed = true;
+      frames = 0;
       running = undefined;
       finish?.();
     });
     const request = (): Promise<void> => {
+      if (failed) return Promise.resolve();
       running ??= new Promise<void>((resolve) => {
         finish = resolve;
         worker.postMessage('checkpoint');
@@ -65,12 +88,23 @@ async function startCheckpointer(db: Database): Promise<Checkpointer | undefined
       poke() {
         void request();
       },
+      get frames() {
+        return frames;
+      },
+      async drain() {
+        await running;
+        await request();
+        // The next write transaction starts the WAL over; the next checkpoint reports its new size.
+        frames = 0;
+      },
       async stop() {
         // One last checkpoint, so restoring the automatic ones leaves no backlog to the next commit.
         await running;
         await request();
-        worker.postMessage('stop');
-        await new Promise((resolve) => worker.once('exit', resolve));
+        if (!failed) {
+          worker.postMessage('stop');
+          await new Promise((resolve) => worker.once('exit', resolve));
+        }
       },
     };
   } catch {
@@ -82,18 +116,18 @@ async function startCheckpointer(db: Database): Promise<Checkpointer | undefined
 const START_AFTER = 16;
 
 /**
- * Runs `work` with checkpoints in a worker thread; `work` calls `checkpoint()` after each batch
- * (cheap: it only asks the worker, and does nothing while a checkpoint is running). The worker
- * starts at the START_AFTER-th batch.
+ * Runs `work` with checkpoints in a worker thread; `work` awaits `checkpoint()` after each batch
+ * (cheap: it asks the worker and returns at once, unless the WAL has outgrown WAL_LIMIT and a full
+ * checkpoint is awaited). The worker starts at the START_AFTER-th batch.
  */
 export async function offloadCheckpoints<T>(
   db: Database,
-  work: (checkpoint: () => void) => Promise<T>,
+  work: (checkpoint: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
   let batches = 0;
   let starting: Promise<Checkpointer | undefined> | undefined;
   let automatic: number | undefined;
-  const checkpoint = (): void => {
+  const checkpoint = async (): Promise<void> => {
     if (++batches < START_AFTER) return;
     starting ??= startCheckpointer(db).then((checkpointer) => {
       if (checkpointer !== undefined) {
@@ -102,7 +136,10 @@ export async function offloadCheckpoints<T>(
       }
       return checkpointer;
     });
-    void starting.then((checkpointer) => checkpointer?.poke());
+    const checkpointer = await starting;
+    if (checkpointer === undefined) return;
+    if (checkpointer.frames > WAL_LIMIT) await checkpointer.drain();
+    else checkpointer.poke();
   };
   try {
     return await work(checkpoint);

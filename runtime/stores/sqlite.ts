@@ -20,6 +20,7 @@ import { sqlIdentifier } from './identifier.js';
 import { storeKey } from './key.js';
 import { Mutex } from './mutex.js';
 import { offloadCheckpoints } from './sqlite-checkpoint.js';
+import { budgetedSize } from './time-budget.js';
 import type {
   ClaimOptions,
   ClaimResult,
@@ -35,8 +36,10 @@ import type {
 
 type Database = BetterSqlite3.Database;
 
-/** Pages freed per incremental-vacuum step (1 MiB at the default page size): one short write each. */
+/** Pages freed per incremental-vacuum step: at most 1 MiB at the default page size, fewer when a step overruns the time budget. */
 const VACUUM_STEP = 256;
+/** The fewest keys a cleanup batch shrinks to. */
+const MIN_CLEANUP_BATCH = 50;
 
 export interface SqliteStoreOptions {
   /** Idempotency table; the queue table is `<table>_queue`. Default `webhook_idempotency`. */
@@ -346,20 +349,24 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
   };
 
   /** Incremental vacuum a step at a time, through the same queue as every other write. */
-  const vacuum = (options: CleanupOptions | undefined, checkpoint: () => void): Promise<number> => {
+  const vacuum = (options: CleanupOptions | undefined, checkpoint: () => Promise<void>): Promise<number> => {
     let freed = 0;
-    return inBatches(options, () =>
-      op('vacuum', (db) => {
-        checkpoint();
+    const step = budgetedSize(VACUUM_STEP, { start: 32 });
+    return inBatches(options, async () => {
+      const batch = await op('vacuum', (db) => {
         if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2) return { removed: 0, more: false };
         const free = Number(db.pragma('freelist_count', { simple: true }));
         if (free === 0) return { removed: 0, more: false };
-        db.pragma(`incremental_vacuum(${Math.min(free, VACUUM_STEP)})`);
+        const started = performance.now();
+        db.pragma(`incremental_vacuum(${Math.min(free, step.size)})`);
+        step.took(performance.now() - started);
         const left = Number(db.pragma('freelist_count', { simple: true }));
         freed += free - left;
         return { removed: free - left, more: left > 0 && left < free };
-      }),
-    ).then(() => freed);
+      });
+      await checkpoint();
+      return batch;
+    }).then(() => freed);
   };
 
   const queue: EventQueue = {
@@ -434,21 +441,24 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
       });
     },
     cleanup: async (now: number, options?: CleanupOptions) => {
-      const size = batchSizeOf(options, 'sqliteStore.cleanup');
-      // Walks the primary key from a cursor: each batch reads `size` keys in order and deletes the
-      // expired ones among them, so it costs the same whether none or all of them expired.
+      // Walks the primary key from a cursor: each batch reads up to `batchSize` keys in order (fewer
+      // when a batch overran the time budget) and deletes the expired ones among them, so it costs
+      // the same whether none or all of them expired.
+      const size = budgetedSize(batchSizeOf(options, 'sqliteStore.cleanup'), { min: MIN_CLEANUP_BATCH });
       let cursor = '';
       const { db } = await init();
       return offloadCheckpoints(db, async (checkpoint) => {
         const removed = await inBatches(options, async () => {
           const batch = await op('cleanup', (_db, s) => {
-            const edge = s.cleanupEdge.get(cursor, size - 1);
+            const started = performance.now();
+            const edge = s.cleanupEdge.get(cursor, size.size - 1);
             if (edge === undefined) return { removed: s.cleanupTail.run(cursor, now).changes, more: false };
             const deleted = s.cleanupRange.run(cursor, edge.key, now).changes;
             cursor = edge.key;
+            size.took(performance.now() - started);
             return { removed: deleted, more: true };
           });
-          if (batch.removed > 0) checkpoint();
+          if (batch.removed > 0) await checkpoint();
           return batch;
         });
         if (!options?.signal?.aborted) await vacuum(options, checkpoint);

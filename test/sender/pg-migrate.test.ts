@@ -1,10 +1,12 @@
 /**
  * A PostgreSQL outbox made before ordering keys existed opens with them: the columns, the sequence
  * and the index are added in place, the queued deliveries are still claimed, and keyed sends made
- * after the migration are delivered in send order.
+ * after the migration are delivered in send order. One made before the messages' `(created_at, id)`
+ * index gains it, and retention then finds messages that matched no endpoint through it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresOutbox } from '../../runtime/deliver/postgres-outbox.js';
+import { prunePostgresOutbox } from '../../runtime/deliver/postgres-prune.js';
 import { pgSchema, warnNoDatabase } from './helpers.js';
 
 const skip = warnNoDatabase('the PostgreSQL outbox migration test');
@@ -59,5 +61,63 @@ describe('PostgreSQL outbox migration', () => {
     const first = await outbox.claim({ owner: 'w', now: 1000, leaseMs: 30_000, limit: 10 });
     expect(first.map((d) => d.messageId).sort()).toEqual(['msg_k1', 'msg_old']);
     expect(first.every((d) => d.endpoint.id === ep.id)).toBe(true);
+  });
+
+  it.skipIf(skip)('adds the messages index retention reads to an outbox made without it', async () => {
+    const db = await pgSchema('migrate_idx');
+    cleanups.push(() => db.drop());
+    const s = `"${db.schema}"`;
+    const DAY = 86_400_000;
+    const old = postgresOutbox(db.pool, { schema: db.schema });
+    await old.init();
+    await db.pool.query(`DROP INDEX ${s}."webhook_messages_created"`);
+    const hasIndex = async () =>
+      (
+        await db.pool.query(
+          `SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = 'webhook_messages_created'`,
+          [db.schema],
+        )
+      ).rowCount;
+    expect(await hasIndex()).toBe(0);
+    // Messages that matched no endpoint, made while the index was missing: two old, one recent.
+    for (const [id, at] of [
+      ['msg_a', 1000],
+      ['msg_b', 2000],
+      ['msg_new', 40 * DAY],
+    ] as const) {
+      await old.enqueue({ id, eventType: 'e', body: '{}', headers: {}, createdAt: at });
+    }
+
+    const outbox = postgresOutbox(db.pool, { schema: db.schema });
+    await outbox.init();
+    expect(await hasIndex()).toBe(1);
+    const tables = {
+      messages: `${s}."webhook_messages"`,
+      deliveries: `${s}."webhook_deliveries"`,
+      attempts: `${s}."webhook_attempts"`,
+    };
+    // One message per batch, so the cursor has to walk from one to the next.
+    const result = await prunePostgresOutbox(db.pool, {
+      tables,
+      keepAttemptsMs: DAY,
+      keepMessagesMs: 7 * DAY,
+      now: 41 * DAY,
+      batchSize: 1,
+    });
+    expect(result.messages).toBe(2);
+    const left = await db.pool.query<{ id: string }>(`SELECT id FROM ${s}.webhook_messages ORDER BY id`);
+    expect(left.rows.map((r) => r.id)).toEqual(['msg_new']);
+    // Three rows are a sequential scan's; with that ruled out, the pass's order comes from the index.
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN; SET LOCAL enable_seqscan = off');
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT id FROM ${s}.webhook_messages WHERE created_at < now() ORDER BY created_at, id LIMIT 100`,
+      );
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('webhook_messages_created');
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
   });
 });
