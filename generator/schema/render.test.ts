@@ -51,13 +51,7 @@ describe('TypeScript text', () => {
       context(),
     );
     expect(text).toBe(
-      [
-        'export interface Pet {',
-        '  id: number;',
-        '  name: string;',
-        '  tag?: string;',
-        '}',
-      ].join('\n'),
+      ['export interface Pet {', '  id: number;', '  name: string;', '  tag?: string;', '}'].join('\n'),
     );
   });
 
