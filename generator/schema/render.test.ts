@@ -51,14 +51,7 @@ describe('TypeScript text', () => {
       context(),
     );
     expect(text).toBe(
-      [
-        'export interface Pet {',
-        '  /** @format int64 */',
-        '  id: number;',
-        '  name: string;',
-        '  tag?: string;',
-        '}',
-      ].join('\n'),
+      ['export interface Pet {', '  id: number;', '  name: string;', '  tag?: string;', '}'].join('\n'),
     );
   });
 
@@ -145,13 +138,36 @@ describe('TypeScript text', () => {
     );
   });
 
-  it('documents formats, which the type alone cannot carry', () => {
+  it('documents a format in the comment a property has anyway, never in one of its own', () => {
     const text = renderTypeExpression(
-      { type: 'object', properties: { at: { type: 'string', format: 'date-time' } } },
+      {
+        type: 'object',
+        properties: {
+          at: { type: 'string', format: 'date-time', description: 'When it happened.' },
+          url: { type: 'string', format: 'uri' },
+          old: { type: 'string', format: 'uri', deprecated: true },
+        },
+      },
       'a#/',
       context(),
     );
-    expect(text).toBe('{\n  /** @format date-time */\n  at?: string;\n}');
+    expect(text).toBe(
+      [
+        '{',
+        '  /**',
+        '   * When it happened.',
+        '   * @format date-time',
+        '   */',
+        '  at?: string;',
+        '  url?: string;',
+        '  /**',
+        '   * @format uri',
+        '   * @deprecated',
+        '   */',
+        '  old?: string;',
+        '}',
+      ].join('\n'),
+    );
   });
 
   it('breaks long unions onto lines', () => {

@@ -7,7 +7,6 @@ export interface Invoice {
   currency: 'usd' | 'eur' | 'gbp';
   memo?: string | null;
   lines: InvoiceLine[];
-  /** @format date-time */
   paidAt?: string;
 }
 

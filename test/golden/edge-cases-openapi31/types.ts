@@ -11,7 +11,6 @@ export interface Node {
 export interface Member {
   id: string;
   name: string;
-  /** @format email */
   email?: string;
   roles?: string[];
 }

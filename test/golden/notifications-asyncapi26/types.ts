@@ -2,9 +2,7 @@
 // @ts-nocheck: checked by gen-webhooks' own tests; like a library .d.ts under skipLibCheck.
 
 export interface User {
-  /** @format uuid */
   id: string;
-  /** @format email */
   email: string;
   displayName?: string;
   plan: 'free' | 'pro' | 'team';
@@ -12,9 +10,7 @@ export interface User {
 }
 
 export interface UserDeletedPayload {
-  /** @format uuid */
   userId: string;
-  /** @format date-time */
   deletedAt: string;
   reason?: 'requested' | 'inactive' | 'abuse';
 }

@@ -33,12 +33,10 @@ export interface Money {
 /** A customer order (adoption fees, food, accessories). */
 export interface Order {
   id: OrderId;
-  /** @format uuid */
   customerId: string;
   status: 'pending' | 'paid' | 'completed' | 'cancelled';
   items: OrderItem[];
   total: Money;
-  /** @format date-time */
   createdAt: string;
   shippingAddress?: Address | null;
 }
@@ -70,7 +68,6 @@ export interface Pet {
   species: 'dog' | 'cat' | 'bird' | 'rabbit' | 'fish' | 'reptile';
   breed?: string | null;
   status: PetStatus;
-  /** @format date */
   birthDate?: string;
   tags?: string[];
   photoUrls?: string[];
@@ -92,7 +89,6 @@ export interface WalletPayment {
 
 export interface OrderCompletedPayload {
   orderId: OrderId;
-  /** @format date-time */
   completedAt: string;
   total: Money;
   /** @default "pickup" */
@@ -115,9 +111,7 @@ export interface PaymentSucceededPayload {
   orderId: OrderId;
   amount: Money;
   method: PaymentMethod;
-  /** @format date-time */
   capturedAt: string;
-  /** @format uri */
   receiptUrl?: string;
 }
 
@@ -130,7 +124,6 @@ export interface PetAdoptedPayload {
    */
   userId: string;
   orderId: OrderId;
-  /** @format date-time */
   adoptionDate: string;
   adoptionFee: Money;
   pet?: Pet;
@@ -142,7 +135,6 @@ export interface PetStatusChangedPayload {
   petId: PetId;
   previousStatus: PetStatus;
   status: PetStatus;
-  /** @format date-time */
   changedAt: string;
   reason?: 'reserved' | 'adopted' | 'returned' | 'medical_hold' | 'relisted';
 }
