@@ -4,7 +4,7 @@
  * leases. Rate-limited endpoints take a transaction that decides slots on freshly locked rate state.
  */
 import { type ClaimCandidate, pickCandidates } from '../../claim-filter.js';
-import type { ClaimedDelivery, ClaimOptions } from '../../outbox.js';
+import type { ClaimedDelivery, ClaimOptions, Endpoint } from '../../outbox.js';
 import { type Row, toHeaders } from '../rows.js';
 import { date, ms, type PgContext, pgColumns } from './context.js';
 
@@ -33,7 +33,23 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
      WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key
        AND p.status IN ('pending', 'delivering') AND p.ordering_seq < d.ordering_seq))`;
 
-  const toClaimed = (r: Row, owner: string, leaseUntil: number): ClaimedDelivery => ({
+  /**
+   * The claimed rows, their endpoints decoded once per endpoint per claim (secrets included): a
+   * batch's deliveries to one endpoint share its object, as the worker's signing cache expects.
+   */
+  const toClaimedRows = (rows: Row[], owner: string, leaseUntil: number): ClaimedDelivery[] => {
+    const endpoints = new Map<string, Endpoint>();
+    return rows.map((r) => {
+      let endpoint = endpoints.get(r.id as string);
+      if (!endpoint) {
+        endpoint = ctx.toEndpoint(r);
+        endpoints.set(endpoint.id, endpoint);
+      }
+      return toClaimed(r, owner, leaseUntil, endpoint);
+    });
+  };
+
+  const toClaimed = (r: Row, owner: string, leaseUntil: number, endpoint: Endpoint): ClaimedDelivery => ({
     id: r.delivery_id as string,
     messageId: r.delivery_message_id as string,
     eventType: r.message_event_type as string,
@@ -43,7 +59,7 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
     leaseOwner: owner,
     leaseUntil,
     messageCreatedAt: ms(r.message_created_at),
-    endpoint: ctx.toEndpoint(r),
+    endpoint,
   });
 
   /** One autocommit statement; `limited` says whether any enabled endpoint has a rate limit. */
@@ -85,9 +101,11 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
       ],
     );
     // Always one row at least (the flag); a claimed delivery per row otherwise.
-    const claimed = rows
-      .filter((r) => r.delivery_id !== null)
-      .map((r) => toClaimed(r, options.owner, options.now + options.leaseMs));
+    const claimed = toClaimedRows(
+      rows.filter((r) => r.delivery_id !== null),
+      options.owner,
+      options.now + options.leaseMs,
+    );
     return { claimed, limited: rows[0]?.any_limited === true };
   };
 
@@ -152,7 +170,7 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
          SELECT ${claimedColumns} FROM ${claimedFrom}`,
         [picked.chosen, options.owner, date(options.now + options.leaseMs), now],
       );
-      return rows.map((r) => toClaimed(r, options.owner, options.now + options.leaseMs));
+      return toClaimedRows(rows, options.owner, options.now + options.leaseMs);
     });
 
   return async (options) => {
