@@ -43,10 +43,15 @@ interface Proc {
   readonly child: ChildProcess;
   send(line: string): void;
   wait(line: string): Promise<void>;
+  /** The CPU (µs) the process reported for its run, once it has. */
+  cpu(): number;
 }
 
 function spawnProc(mode: string, schema: string, url: string, concurrency: number): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, mode, schema, url, String(concurrency)], {
+  // BENCH_WORKER_NODE_ARGS: extra node flags for the worker processes (e.g. `--cpu-prof`).
+  const extra = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const args = [...extra, '--import', 'tsx', script, mode, schema, url, String(concurrency)];
+  const child = spawn(process.execPath, args, {
     env: process.env,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -68,6 +73,7 @@ function spawnProc(mode: string, schema: string, url: string, concurrency: numbe
       out.includes(`${line}\n`)
         ? Promise.resolve()
         : new Promise((resolve) => waiters.push({ line, resolve })),
+    cpu: () => Number(/^cpu (\d+)$/m.exec(out)?.[1] ?? Number.NaN),
   };
   return proc.wait('ready').then(() => proc);
 }
@@ -76,6 +82,8 @@ export interface PairRun {
   readonly rate: number;
   /** PostgreSQL server CPU per job, µs. */
   readonly pgCpuPerJob: number;
+  /** CPU of the worker processes (all of them) per job, µs. */
+  readonly workerCpuPerJob: number;
 }
 
 /** Starts the processes, then times from `go` until `done()` says every job is finished. */
@@ -88,7 +96,8 @@ async function timed(procs: Proc[], jobs: number, done: () => Promise<boolean>):
   const cpu = postgresCpu() - cpu0;
   for (const p of procs) p.send('stop');
   await Promise.all(procs.map((p) => p.wait('stopped')));
-  return { rate: jobs / elapsed, pgCpuPerJob: (cpu * 1e6) / jobs };
+  const workerCpu = procs.reduce((sum, p) => sum + p.cpu(), 0);
+  return { rate: jobs / elapsed, pgCpuPerJob: (cpu * 1e6) / jobs, workerCpuPerJob: workerCpu / jobs };
 }
 
 export async function outboxRun<M extends EventMapBase>(

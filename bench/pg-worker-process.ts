@@ -1,7 +1,8 @@
 /**
  * One worker process of the PostgreSQL rows of bench:send:
  *   tsx bench/pg-worker-process.ts <outbox|pgboss> <schema> <receiver url> <concurrency>
- * Prints `ready` once connected, starts on a `go` line on stdin, stops and exits on `stop`.
+ * Prints `ready` once connected, starts on a `go` line on stdin; on `stop` prints `cpu <µs>` (this
+ * process's CPU from `go` to `stop`), stops and exits.
  * `outbox`: a delivery worker of the PostgreSQL outbox (claim under a lease, sign, POST, complete).
  * `pgboss`: pg-boss at its fastest for the same work: `concurrency / 8` loops each fetching 8 jobs,
  * POSTing their bodies to the receiver (keep-alive, unsigned) and completing them in one call,
@@ -107,9 +108,15 @@ async function bossWorker(): Promise<{ go(): void; stop(): Promise<void> }> {
 const worker = mode === 'outbox' ? await outboxWorker() : await bossWorker();
 process.stdout.write('ready\n');
 const lines = readline.createInterface({ input: process.stdin });
+let cpu0 = process.cpuUsage();
 lines.on('line', async (line) => {
-  if (line === 'go') worker.go();
+  if (line === 'go') {
+    cpu0 = process.cpuUsage();
+    worker.go();
+  }
   if (line === 'stop') {
+    const cpu = process.cpuUsage(cpu0);
+    process.stdout.write(`cpu ${cpu.user + cpu.system}\n`);
     await worker.stop();
     process.stdout.write('stopped\n');
     process.exit(0);

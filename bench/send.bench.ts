@@ -305,8 +305,8 @@ async function postgresRows(url: string): Promise<void> {
       ours.get(workers)?.push(o.rate);
       console.log(
         `round ${round}, ${workers} process${workers > 1 ? 'es' : ''}: outbox ${fmt(o.rate)} ` +
-          `(PostgreSQL ${Math.round(o.pgCpuPerJob)} µs CPU/job), pg-boss ${fmt(b.rate)} ` +
-          `(PostgreSQL ${Math.round(b.pgCpuPerJob)} µs CPU/job) → ${(o.rate / b.rate).toFixed(2)}×; load average ${loadAverage()}`,
+          `(workers ${Math.round(o.workerCpuPerJob)}, PostgreSQL ${Math.round(o.pgCpuPerJob)} µs CPU/job), pg-boss ${fmt(b.rate)} ` +
+          `(workers ${Math.round(b.workerCpuPerJob)}, PostgreSQL ${Math.round(b.pgCpuPerJob)} µs CPU/job) → ${(o.rate / b.rate).toFixed(2)}×; load average ${loadAverage()}`,
       );
     }
   }

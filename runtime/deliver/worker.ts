@@ -10,102 +10,22 @@
  */
 import { DEFAULT_SCHEDULE } from '../backoff.js';
 import { DEFAULT_TIMEOUT_MS } from '../classify.js';
-import type { BackoffConfig, Contract, EventMapBase, SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { recordDelivery } from '../otel/send-hooks.js';
-import { createAgents, type HttpAgents } from './http-attempt.js';
-import { resolveAttempt } from './outbox/completion.js';
-import type {
-  AttemptResolution,
-  ClaimedDelivery,
-  CompleteResult,
-  DisabledReason,
-  Endpoint,
-  Outbox,
-} from './outbox.js';
-import { type PerformedAttempt, performAttempt, SchemeCache, TargetCache } from './perform-attempt.js';
+import { createAgents } from './http-attempt.js';
+import type { AttemptResolution, ClaimedDelivery } from './outbox.js';
+import { SchemeCache, TargetCache } from './perform-attempt.js';
 import { randomId } from './random-id.js';
-import { compileUrlPolicy, type UrlPolicy } from './url-policy.js';
+import { compileUrlPolicy } from './url-policy.js';
+import { createDeliver } from './worker-deliver.js';
+import type { DeliveryWorker, DeliveryWorkerOptions } from './worker-options.js';
 
-export interface AttemptEvent {
-  readonly delivery: ClaimedDelivery;
-  readonly attempt: PerformedAttempt;
-  readonly resolution: AttemptResolution;
-}
-
-export interface DeliveryWorkerOptions {
-  readonly outbox: Outbox;
-  /** Supplies the signature scheme and the retry schedule. */
-  readonly contract?: Pick<Contract<EventMapBase>, 'signature' | 'retry'>;
-  /** Overrides `contract.signature` (default Standard Webhooks). */
-  readonly signature?: SignatureConfig;
-  /** Overrides `contract.retry` (default the Standard Webhooks schedule). */
-  readonly retry?: BackoffConfig;
-  /** Deliveries in flight at once in this worker. Default 16. */
-  readonly concurrency?: number;
-  /** Deliveries in flight at once per endpoint in this worker. Default `concurrency`. */
-  readonly perEndpointConcurrency?: number;
-  /** Deliveries per second per endpoint across all workers, for endpoints without their own limit. */
-  readonly rateLimitPerEndpoint?: number;
-  /** Deadline of one attempt (connect + response). Default 5000 ms. */
-  readonly timeoutMs?: number;
-  /** How long a claim is exclusive; must exceed `timeoutMs`. Default `max(30 s, 2 × timeoutMs + 5 s)`. */
-  readonly leaseMs?: number;
-  /** Idle wait between claims when nothing is due. Default 500 ms. */
-  readonly pollIntervalMs?: number;
-  /** Consecutive failed attempts that disable an endpoint (0 = never). Default 50. */
-  readonly disableAfterFailures?: number;
-  /** Clamp of an honoured `Retry-After`, ms. Defaults 1 s and 1 h. */
-  readonly minRetryAfterMs?: number;
-  readonly maxRetryAfterMs?: number;
-  readonly onEndpointDisabled?: (endpoint: Endpoint, reason: DisabledReason) => void | Promise<void>;
-  /**
-   * Called when a delivery is dead-lettered and its endpoint then holds at least
-   * `deadLetterThreshold` dead letters: once per endpoint per worker, and again only after the
-   * endpoint's dead letters dropped below the threshold (e.g. were redelivered). Needs both options.
-   */
-  readonly onDeadLetterThreshold?: (event: DeadLetterThresholdEvent) => void | Promise<void>;
-  readonly deadLetterThreshold?: number;
-  /** Called after each recorded attempt (metrics, logs). */
-  readonly onAttempt?: (event: AttemptEvent) => void;
-  /** Errors of the loop itself (database down, a hook threw). Default: `console.error`. */
-  readonly onError?: (error: unknown) => void;
-  readonly urlPolicy?: UrlPolicy;
-  /** How long a checked host name → address answer is reused (0 = resolve every attempt). Default 30 s. */
-  readonly dnsCacheMs?: number;
-  /** Keep-alive agents (default: a pair owned and closed by this worker). */
-  readonly agents?: HttpAgents;
-  readonly maxResponseBytes?: number;
-  /** Lease owner id; default `wrk_<random>`. */
-  readonly id?: string;
-  readonly now?: () => number;
-  readonly sleep?: (ms: number) => Promise<void>;
-  readonly rng?: () => number;
-}
-
-export interface DeadLetterThresholdEvent {
-  readonly endpoint: Endpoint;
-  readonly threshold: number;
-  /** The delivery whose dead-lettering crossed the threshold. */
-  readonly deliveryId: string;
-}
-
-export interface RunSummary {
-  readonly attempted: number;
-  readonly succeeded: number;
-  readonly retried: number;
-  readonly dead: number;
-}
-
-export interface DeliveryWorker {
-  readonly id: string;
-  /** Starts the claim loop in the background. */
-  start(): void;
-  /** Stops claiming, waits for in-flight attempts to be recorded, closes owned agents. */
-  stop(): Promise<void>;
-  /** Delivers everything due now (up to `concurrency` at once) and returns; for tests and cron jobs. */
-  runOnce(): Promise<RunSummary>;
-}
+export type {
+  AttemptEvent,
+  DeadLetterThresholdEvent,
+  DeliveryWorker,
+  DeliveryWorkerOptions,
+  RunSummary,
+} from './worker-options.js';
 
 const positiveInt = (value: number | undefined, fallback: number, name: string): number => {
   const v = value ?? fallback;
@@ -138,110 +58,41 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const policy = compileUrlPolicy(options.urlPolicy);
   const ownsAgents = options.agents === undefined;
   let agents = options.agents ?? createAgents({ maxSockets: Math.max(concurrency, 16) });
-  const schemes = new SchemeCache();
-  const targets = new TargetCache(options.dnsCacheMs ?? 30_000);
   const onError = options.onError ?? ((error: unknown) => console.error('gen-webhooks worker:', error));
-  const deadLetterThreshold =
-    options.onDeadLetterThreshold === undefined
-      ? undefined
-      : positiveInt(options.deadLetterThreshold, 1, 'deadLetterThreshold');
-  /** Endpoints already reported at or above the threshold (reset when a later count is below it). */
-  const overThreshold = new Set<string>();
+  const deliver = createDeliver({
+    options,
+    outbox,
+    signature,
+    retry,
+    timeoutMs,
+    disableAfterFailures,
+    deadLetterThreshold:
+      options.onDeadLetterThreshold === undefined
+        ? undefined
+        : positiveInt(options.deadLetterThreshold, 1, 'deadLetterThreshold'),
+    policy,
+    agents: () => agents,
+    schemes: new SchemeCache(),
+    targets: new TargetCache(options.dnsCacheMs ?? 30_000),
+    clamp: {
+      rng,
+      ...(options.minRetryAfterMs !== undefined ? { minRetryAfterMs: options.minRetryAfterMs } : {}),
+      ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
+    },
+    now,
+    onError,
+  });
 
-  const inFlight = new Set<Promise<void>>();
+  /** Every started delivery until its verdict is recorded (what `stop` waits for). */
+  const tasks = new Set<Promise<void>>();
+  /** Deliveries holding a connection slot: from start to the end of their HTTP exchange. */
+  let busy = 0;
+  /** Deliveries whose exchange is over and whose verdict is not yet recorded. */
+  let recording = 0;
   const perEndpointInFlight = new Map<string, number>();
   let running = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
-
-  const clamp = {
-    rng,
-    ...(options.minRetryAfterMs !== undefined ? { minRetryAfterMs: options.minRetryAfterMs } : {}),
-    ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
-  };
-
-  const deliver = async (delivery: ClaimedDelivery): Promise<AttemptResolution | undefined> => {
-    // The lease, not only `timeoutMs`, bounds the attempt: a claim that waited on a busy database
-    // (or a stalled event loop) has less of it left, and once it ends another worker may start the
-    // same delivery. A lease already over is handed back untried (fenced: a no-op if re-claimed).
-    const leaseLeft = delivery.leaseUntil - now();
-    if (leaseLeft <= 0) {
-      await outbox.release(delivery, now());
-      return undefined;
-    }
-    let resolution: AttemptResolution | undefined;
-    const attempt = await performAttempt({
-      url: delivery.endpoint.url,
-      secrets: delivery.endpoint.secrets,
-      signature,
-      messageId: delivery.messageId,
-      body: delivery.body,
-      headers: delivery.headers,
-      now,
-      policy,
-      timeoutMs: Math.min(timeoutMs, Math.ceil(leaseLeft)),
-      agents,
-      schemes,
-      targets,
-      ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
-      eventType: delivery.eventType,
-      attemptNumber: delivery.attempt,
-      // Resolved once, inside the attempt, so its span and metric carry the delivery's fate.
-      outcome: (performed) => {
-        resolution = resolveAttempt(delivery, performed, retry, clamp);
-        return resolution.kind;
-      },
-    });
-    resolution ??= resolveAttempt(delivery, attempt, retry, clamp);
-    const result: CompleteResult = await outbox.complete({
-      delivery,
-      now: now(),
-      // One object shape for every attempt (absent fields are undefined): this runs per delivery.
-      attempt: {
-        startedAt: attempt.startedAt,
-        durationMs: attempt.durationMs,
-        statusCode: attempt.status,
-        errorCode: attempt.classification.code,
-        error: attempt.error,
-        responseSnippet: attempt.responseSnippet !== '' ? attempt.responseSnippet : undefined,
-        outcome: attempt.classification.outcome === 'success' ? 'succeeded' : 'failed',
-      },
-      resolution,
-      ...(attempt.classification.outcome === 'gone' ? { disable: 'gone' as const } : {}),
-      disableAfterFailures,
-    });
-    if (result.applied && resolution.kind !== 'retry') {
-      recordDelivery(resolution.kind, {
-        'webhook.type': delivery.eventType,
-        'server.address': host(delivery),
-      });
-    }
-    options.onAttempt?.({ delivery, attempt, resolution });
-    if (result.disabled && options.onEndpointDisabled) {
-      try {
-        await options.onEndpointDisabled(result.disabled.endpoint, result.disabled.reason);
-      } catch (error) {
-        onError(error);
-      }
-    }
-    if (resolution.kind === 'dead' && result.applied && deadLetterThreshold !== undefined) {
-      await checkDeadLetters(delivery, deadLetterThreshold).catch(onError);
-    }
-    return resolution;
-  };
-
-  // Counts only up to the threshold, and only when a delivery has just died: rare, and bounded.
-  const checkDeadLetters = async (delivery: ClaimedDelivery, threshold: number) => {
-    const endpoint = delivery.endpoint;
-    const dead = await outbox.listDeliveries({ endpointId: endpoint.id, status: 'dead', limit: threshold });
-    if (dead.length < threshold) {
-      overThreshold.delete(endpoint.id);
-      return;
-    }
-    if (overThreshold.has(endpoint.id)) return;
-    overThreshold.add(endpoint.id);
-    await options.onDeadLetterThreshold?.({ endpoint, threshold, deliveryId: delivery.id });
-  };
 
   const claim = (limit: number) => {
     const busyEndpoints = [...perEndpointInFlight]
@@ -260,28 +111,43 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
     });
   };
 
-  /** Starts a claimed delivery, or hands it back when its endpoint is at the local cap. */
+  /**
+   * Starts a claimed delivery, or hands it back when its endpoint is at the local cap. Its slot is
+   * freed when the HTTP exchange ends: the verdict joins the next completion batch meanwhile, and a
+   * prefetched delivery takes the slot at once, so the HTTP loop waits on neither the claim nor the
+   * completion round trip. `recording` bounds the verdicts waiting to be written.
+   */
   const launch = (delivery: ClaimedDelivery, summary?: Counters): Promise<void> => {
     const endpointId = delivery.endpoint.id;
     const count = perEndpointInFlight.get(endpointId) ?? 0;
     if (count >= perEndpoint) return outbox.release(delivery, now()).catch(onError);
     perEndpointInFlight.set(endpointId, count + 1);
-    const task = deliver(delivery)
+    busy++;
+    let holding = true;
+    const attempted = () => {
+      if (!holding) return;
+      holding = false;
+      busy--;
+      recording++;
+      const left = (perEndpointInFlight.get(endpointId) ?? 1) - 1;
+      if (left === 0) perEndpointInFlight.delete(endpointId);
+      else perEndpointInFlight.set(endpointId, left);
+      const next = running ? ready.shift() : undefined;
+      if (next) void launch(next);
+      else if (saturated && room() >= minBatch) wake?.();
+    };
+    const task = deliver(delivery, attempted)
       .then((resolution) => {
         if (summary && resolution) count_(summary, resolution);
       })
       .catch(onError)
       .finally(() => {
-        const left = (perEndpointInFlight.get(endpointId) ?? 1) - 1;
-        if (left === 0) perEndpointInFlight.delete(endpointId);
-        else perEndpointInFlight.set(endpointId, left);
-        inFlight.delete(task);
-        // A prefetched delivery takes the freed slot at once: the HTTP loop never waits on a claim.
-        const next = running ? ready.shift() : undefined;
-        if (next) void launch(next);
+        if (holding) attempted();
+        recording--;
+        tasks.delete(task);
         if (saturated && room() >= minBatch) wake?.();
       });
-    inFlight.add(task);
+    tasks.add(task);
     return task;
   };
 
@@ -303,22 +169,24 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const minBatch = Math.max(1, Math.floor(concurrency / 4));
   let saturated = false;
   /**
-   * Claimed beyond the free slots (at most a batch), started as slots free up. Their leases run
-   * meanwhile; `deliver` hands back one whose lease ended before it started, and `stop` the rest.
+   * Claimed beyond the free slots (up to `concurrency` more), started as slots free up: a claim
+   * round trip then never leaves slots idle while more is due. Their leases run meanwhile; `deliver`
+   * hands back one whose lease ended before it started, and `stop` the rest.
    */
   const ready: ClaimedDelivery[] = [];
-  const room = () => concurrency + minBatch - inFlight.size - ready.length;
+  // Verdicts not yet written count once they pass `concurrency`: a slow database slows the claims.
+  const room = () => 2 * concurrency - busy - ready.length - Math.max(0, recording - concurrency);
 
   const runLoop = async () => {
     while (running) {
       const free = room();
       let claimed = 0;
-      if (free >= minBatch || (inFlight.size === 0 && ready.length === 0)) {
+      if (free >= minBatch || (busy === 0 && ready.length === 0 && free > 0)) {
         try {
           const batch = await claim(free);
           claimed = batch.length;
           for (const delivery of batch) {
-            if (inFlight.size < concurrency && running) void launch(delivery);
+            if (busy < concurrency && running) void launch(delivery);
             else ready.push(delivery);
           }
         } catch (error) {
@@ -347,7 +215,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       wake?.();
       await loop;
       loop = undefined;
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...tasks]);
       for (const delivery of ready.splice(0)) await outbox.release(delivery, now()).catch(onError);
       if (ownsAgents) {
         agents.http.destroy();
@@ -386,14 +254,6 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       return { ...summary };
     },
   };
-}
-
-function host(delivery: ClaimedDelivery): string {
-  try {
-    return new URL(delivery.endpoint.url).hostname;
-  } catch {
-    return '';
-  }
 }
 
 interface Counters {

@@ -98,21 +98,37 @@ export interface PendingCompletion {
   readonly reject: (error: unknown) => void;
 }
 
+/** How long a completion may wait for others to share its write, and how many one write takes. */
+export interface BatchWindow {
+  /** 0: the next turn of the event loop. */
+  readonly lingerMs: number;
+  /** A batch this full is written at once. */
+  readonly maxBatch: number;
+}
+
 /**
  * Completions that arrive while none is being written share the next write (one commit for many),
- * so throughput is not bound by commit latency. `flush` settles every item it is given; if it throws,
- * the items it left unsettled fail with that error (they stay leased and are retried after the lease).
+ * so throughput is not bound by commit latency; with a `lingerMs`, a lone completion also waits that
+ * long for company (the worker has already freed its connection slot, so only the verdict waits).
+ * `flush` settles every item it is given; if it throws, the items it left unsettled fail with that
+ * error (they stay leased and are retried after the lease).
  */
 export function completionBatcher(
   flush: (items: PendingCompletion[]) => void | Promise<void>,
+  window: BatchWindow = { lingerMs: 0, maxBatch: Number.POSITIVE_INFINITY },
 ): (input: CompleteInput) => Promise<CompleteResult> {
   let pending: PendingCompletion[] = [];
   let flushing = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const run = async (): Promise<void> => {
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
     if (flushing || pending.length === 0) return;
     flushing = true;
-    const items = pending;
-    pending = [];
+    const items = pending.length > window.maxBatch ? pending.splice(0, window.maxBatch) : pending;
+    if (items === pending) pending = [];
     try {
       await flush(items);
     } catch (error) {
@@ -120,11 +136,21 @@ export function completionBatcher(
     } finally {
       flushing = false;
     }
+    // Those that arrived meanwhile have waited a write already: no linger for them.
+    void run();
+  };
+  const fire = () => {
+    timer = undefined;
     void run();
   };
   return (input) =>
     new Promise<CompleteResult>((resolve, reject) => {
       pending.push({ input, resolve, reject });
-      if (!flushing && pending.length === 1) setImmediate(() => void run());
+      if (flushing) return;
+      if (pending.length >= window.maxBatch) void run();
+      else if (pending.length === 1) {
+        if (window.lingerMs > 0) timer = setTimeout(fire, window.lingerMs);
+        else setImmediate(fire);
+      }
     });
 }

@@ -78,9 +78,11 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
     const rows = await q<{ applied: boolean }>(
       pool,
       `WITH i AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::text[], $6::text[],
-           $7::timestamptz[], $8::float8[], $9::int[], $10::text[]) WITH ORDINALITY
-           AS i (id, owner, attempt, now, message_id, endpoint_id, started_at, duration_ms, status_code, snippet, n)
+         SELECT id, owner, attempt, to_timestamp(now_ms / 1000) AS now, message_id, endpoint_id,
+           to_timestamp(started_ms / 1000) AS started_at, duration_ms, status_code, snippet, n
+         FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[], $5::text[], $6::text[],
+           $7::float8[], $8::float8[], $9::int[], $10::text[]) WITH ORDINALITY
+           AS u (id, owner, attempt, now_ms, message_id, endpoint_id, started_ms, duration_ms, status_code, snippet, n)
        ), d AS (
          UPDATE ${T.deliveries} x
          SET status = 'succeeded', next_attempt_at = i.now, lease_owner = NULL, lease_until = NULL, last_error = NULL,
@@ -101,10 +103,11 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
         col((x) => x.delivery.id),
         col((x) => x.delivery.leaseOwner),
         col((x) => x.delivery.attempt),
-        col((x) => date(x.now)),
+        // Times as epoch milliseconds: a Date per value costs its text form in the driver.
+        col((x) => x.now),
         col((x) => x.delivery.messageId),
         col((x) => x.delivery.endpoint.id),
-        col((x) => date(x.attempt.startedAt)),
+        col((x) => x.attempt.startedAt),
         col((x) => x.attempt.durationMs),
         col((x) => x.attempt.statusCode ?? null),
         col((x) => x.attempt.responseSnippet ?? null),
@@ -140,7 +143,9 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
       for (const item of items) await completeOn(pool, item.input).then(item.resolve, item.reject);
     }
   };
-  const batched = completionBatcher(flush);
+  // A lone verdict waits a few ms for others: with several worker processes each sees fewer at once,
+  // and a write per verdict is what costs (the worker's connection slot is already free).
+  const batched = completionBatcher(flush, { lingerMs: 10, maxBatch: 256 });
 
   return {
     async complete(input) {

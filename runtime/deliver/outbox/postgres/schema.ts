@@ -103,6 +103,10 @@ export async function createSchema(c: PoolClient, T: PgTables, codec: SecretCode
   // Retention's pass over messages that matched no endpoint (no delivery leads to them) reads the
   // old ones through this index instead of the whole table. Added in place to older outboxes.
   await c.query(`CREATE INDEX IF NOT EXISTS "${prefix}messages_created" ON ${T.messages} (created_at, id)`);
+  // The endpoints the plain claim skips (disabled, rate-limited): few, read once per claim.
+  await c.query(
+    `CREATE INDEX IF NOT EXISTS "${prefix}endpoints_skipped" ON ${T.endpoints} (id) WHERE NOT enabled OR rate_limit IS NOT NULL`,
+  );
   // Ordering keys (FIFO per key and endpoint): `ordering_seq` is the send order, drawn under a
   // per-key lock (see the queue). The index holds only unfinished keyed rows.
   if (!(await hasColumn(c, T, 'deliveries', 'ordering_key'))) {
