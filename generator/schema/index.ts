@@ -8,7 +8,7 @@
  */
 import type { Diagnostic } from '../errors.js';
 import type { JsonSchema, SourcedSchema } from '../model.js';
-import { type BuildContext, buildNode, docOf } from './ir.js';
+import { type BuildContext, buildNode, docOf, type Node } from './ir.js';
 import { renderDoc } from './jsdoc.js';
 import { mergeAllOfIn } from './merge-allof.js';
 import type { ZodHelper } from './own-keys.js';
@@ -110,4 +110,9 @@ export function renderZodDeclaration(
  */
 export function renderZodExpression(schema: JsonSchema, source: string, ctx: SchemaContext): string {
   return renderZod(mergeAllOfIn(buildNode(schema, source, loud(ctx)), ctx), ctx);
+}
+
+/** The intermediate form zod validates a named or inline schema with (for check.ts's predicates). */
+export function validatedNode(schema: SourcedSchema, ctx: SchemaContext): Node {
+  return mergeAllOfIn(buildNode(schema.schema, schema.source, quiet(ctx)), ctx);
 }

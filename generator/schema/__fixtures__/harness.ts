@@ -14,11 +14,13 @@ import ts from 'typescript';
 import * as zod from 'zod';
 import type { Diagnostic } from '../../errors.js';
 import type { JsonSchema } from '../../model.js';
+import { CheckModule, checkName } from '../check.js';
 import {
   createIdentifierAllocator,
   renderTypeDeclaration,
   renderZodDeclaration,
   type SchemaContext,
+  validatedNode,
 } from '../index.js';
 
 // CJS interop: the default export is the class/function itself under NodeNext.
@@ -33,6 +35,8 @@ export interface RenderedModule {
   readonly typeNames: ReadonlyMap<string, string>;
   readonly schemaNames: ReadonlyMap<string, string>;
   readonly diagnostics: readonly Diagnostic[];
+  /** The fast-path predicates (check.ts) of every schema, `is_<SchemaName>`, to append to `schemas`. */
+  readonly checks: string;
 }
 
 /** Renders named schemas (`key → schema`) into `types.ts` and `schemas.ts` texts. */
@@ -61,6 +65,7 @@ export function renderModule(
   };
   const typeDecls: string[] = [];
   const zodDecls: string[] = [];
+  const checks = new CheckModule({ schemaName: (key) => ctx.schemaName(key) });
   for (const key of Object.keys(schemas)) {
     const source = sourced(key);
     const typeName = typeNames.get(key);
@@ -68,6 +73,7 @@ export function renderModule(
     if (!source || !typeName || !schemaName) continue;
     typeDecls.push(renderTypeDeclaration(typeName, source, ctx));
     zodDecls.push(renderZodDeclaration(schemaName, typeName, source, ctx));
+    checks.declare(schemaName, validatedNode(source, ctx));
   }
   const imports = [...typeNames.values()].map((name) => `  ${name},`).join('\n');
   return {
@@ -76,6 +82,7 @@ export function renderModule(
     typeNames,
     schemaNames,
     diagnostics,
+    checks: checks.source(),
   };
 }
 
@@ -174,4 +181,24 @@ export function ajvFor(
   schemas: Readonly<Record<string, JsonSchema>>,
 ): (value: unknown) => boolean {
   return createAjv(schemas)(key);
+}
+
+/** The module's zod schemas and, by schema name, its fast-path predicates (transpiled, then run). */
+export function loadWithChecks(module: RenderedModule): {
+  schemas: Record<string, zod.ZodType>;
+  checks: Record<string, (value: unknown) => boolean>;
+} {
+  const names = [...module.schemaNames.values()];
+  const text = `${module.schemas}\n${module.checks}\nexport const checks = { ${names.map((n) => `${n}: ${checkName(n)}`).join(', ')} };\n`;
+  const js = ts.transpileModule(text, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  const exports: Record<string, unknown> = {};
+  const fakeRequire = (id: string): unknown => (id === 'zod' ? zod : require(id));
+  new Function('exports', 'require', js)(exports, fakeRequire);
+  const { checks, ...schemas } = exports;
+  return {
+    schemas: schemas as Record<string, zod.ZodType>,
+    checks: checks as Record<string, (value: unknown) => boolean>,
+  };
 }

@@ -170,14 +170,291 @@ export const PetStatusChangedPayloadSchema: z.ZodType<PetStatusChangedPayload> =
   reason: z.enum(['reserved', 'adopted', 'returned', 'medical_hold', 'relisted']).optional(),
 }));
 
+/**
+ * The event schema with a fast path: a payload the predicate accepts is valid as it is (no copy);
+ * zod decides every other one and words its issues. The zod API stays (the schema is the prototype).
+ */
+function is_$fast<T>(schema: StandardSchemaV1<unknown, T>, check: (value: unknown) => boolean): StandardSchemaV1<unknown, T> {
+  const standard: StandardSchemaV1<unknown, T>['~standard'] = {
+    version: 1,
+    vendor: 'zod',
+    validate: (value) => (check(value) ? { value: value as T } : schema['~standard'].validate(value)),
+  };
+  return Object.create(schema, { '~standard': { value: standard } });
+}
+
 /** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
   readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
-  'order.completed': OrderCompletedPayloadSchema,
-  'order.created': OrderSchema,
-  'payment.failed': PaymentFailedPayloadSchema,
-  'payment.succeeded': PaymentSucceededPayloadSchema,
-  'pet.adopted': PetAdoptedPayloadSchema,
-  'pet.status_changed': PetStatusChangedPayloadSchema,
+  'order.completed': is_$fast(OrderCompletedPayloadSchema, is_OrderCompletedPayloadSchema),
+  'order.created': is_$fast(OrderSchema, is_OrderSchema),
+  'payment.failed': is_$fast(PaymentFailedPayloadSchema, is_PaymentFailedPayloadSchema),
+  'payment.succeeded': is_$fast(PaymentSucceededPayloadSchema, is_PaymentSucceededPayloadSchema),
+  'pet.adopted': is_$fast(PetAdoptedPayloadSchema, is_PetAdoptedPayloadSchema),
+  'pet.status_changed': is_$fast(PetStatusChangedPayloadSchema, is_PetStatusChangedPayloadSchema),
 };
+
+// Fast-path predicates for eventSchemas: true only for what the zod schema accepts as it is.
+const is_$0 = (x: any): boolean => typeof x === 'string';
+const is_$1 = (x: any): boolean => x === undefined || is_$0(x);
+const is_$2 = (x: any): boolean => typeof x === 'string' && [...x].length >= 2 && [...x].length <= 2;
+const is_$3 = (x: any): boolean => x === 'bank_transfer';
+const is_$4 = (x: any): boolean => typeof x === 'string' && [...x].length >= 15 && [...x].length <= 34;
+const is_$5 = (x: any): boolean => x === 'card';
+const is_$6 = (x: any): boolean => x === 'visa' || x === 'mastercard' || x === 'amex';
+const is_$7 = new RegExp('^[0-9]{4}$', 'u');
+const is_$8 = (x: any): boolean => typeof x === 'string' && is_$7.test(x);
+const is_$9 = (x: any): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 1 && x <= 12;
+const is_$10 = (x: any): boolean => x === undefined || is_$9(x);
+const is_$11 = (x: any): boolean => typeof x === 'number' && Number.isInteger(x);
+const is_$12 = (x: any): boolean => x === undefined || is_$11(x);
+const is_$13 = (x: any): boolean => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+const is_$14 = new RegExp('^[A-Z]{3}$', 'u');
+const is_$15 = (x: any): boolean => typeof x === 'string' && is_$14.test(x);
+const is_$16 = new Set<string>(['amount', 'currency']);
+const is_$17 = new RegExp('^ord_[A-Za-z0-9]{8}$', 'u');
+const is_$18 = (x: any): boolean => typeof x === 'string' && is_$17.test(x);
+const is_$19 = (x: any): boolean => typeof x === 'number' && Number.isInteger(x) && x >= 1;
+const is_$20 = (x: any): boolean => x === undefined || is_PetIdSchema(x);
+const is_$21 = z.guid();
+const is_$22 = (s: string): boolean => {
+  const r = is_$21['~standard'].validate(s);
+  return !(r instanceof Promise) && r.issues === undefined;
+};
+const is_$23 = (x: any): boolean => typeof x === 'string' && is_$22(x);
+const is_$24 = (x: any): boolean => x === 'pending' || x === 'paid' || x === 'completed' || x === 'cancelled';
+const is_$25 = z.iso.datetime({ offset: true });
+const is_$26 = (s: string): boolean => {
+  const r = is_$25['~standard'].validate(s);
+  return !(r instanceof Promise) && r.issues === undefined;
+};
+const is_$27 = (x: any): boolean => typeof x === 'string' && is_$26(x);
+const is_$28 = (x: any): boolean => x === null;
+const is_$29 = (x: any): boolean => is_AddressSchema(x) || is_$28(x);
+const is_$30 = (x: any): boolean => x === undefined || is_$29(x);
+const is_$31 = (x: any): boolean => x === 'card_declined' || x === 'insufficient_funds' || x === 'expired_card' || x === 'processing_error';
+const is_$32 = (x: any): boolean => is_$0(x) || is_$28(x);
+const is_$33 = (x: any): boolean => x === undefined || is_$32(x);
+const is_$34 = new RegExp('^pay_[A-Za-z0-9]+$', 'u');
+const is_$35 = (x: any): boolean => typeof x === 'string' && is_$34.test(x);
+const is_$36 = (x: any): boolean => x === 'wallet';
+const is_$37 = (x: any): boolean => x === 'apple_pay' || x === 'google_pay' || x === 'paypal';
+const is_$38 = (x: any): boolean => is_CardPaymentSchema(x) || is_BankTransferPaymentSchema(x) || is_WalletPaymentSchema(x);
+const is_$39 = (x: any): boolean => x === 'available' || x === 'pending' || x === 'adopted' || x === 'unavailable';
+const is_$40 = (x: any): boolean => typeof x === 'string' && [...x].length >= 1 && [...x].length <= 100;
+const is_$41 = (x: any): boolean => x === 'dog' || x === 'cat' || x === 'bird' || x === 'rabbit' || x === 'fish' || x === 'reptile';
+const is_$42 = z.iso.date();
+const is_$43 = (s: string): boolean => {
+  const r = is_$42['~standard'].validate(s);
+  return !(r instanceof Promise) && r.issues === undefined;
+};
+const is_$44 = (x: any): boolean => typeof x === 'string' && is_$43(x);
+const is_$45 = (x: any): boolean => x === undefined || is_$44(x);
+const is_$46 = (x: any): boolean => x === undefined || is_$f1(x);
+const is_$47 = /^[A-Za-z][A-Za-z\d+.-]*:[\w\-.~!$&\x27()*+,;=:@\/?[\]]*(?:%[\dA-Fa-f]{2}[\w\-.~!$&\x27()*+,;=:@\/?[\]]*)*(?:#[\w\-.~!$&\x27()*+,;=:@\/?]*(?:%[\dA-Fa-f]{2}[\w\-.~!$&\x27()*+,;=:@\/?]*)*)?$/;
+const is_$48 = (x: any): boolean => typeof x === 'string' && is_$47.test(x);
+const is_$49 = (x: any): boolean => x === undefined || is_$f2(x);
+const is_$50 = (x: any): boolean => x === 'pickup' || x === 'delivery';
+const is_$51 = (x: any): boolean => x === undefined || is_$50(x);
+const is_$52 = new Set<string>(['orderId', 'completedAt', 'total', 'fulfilment', 'trackingNumber']);
+const is_$53 = (x: any): boolean => typeof x === 'boolean';
+const is_$54 = (x: any): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 1 && x <= 10;
+const is_$55 = new Set<string>(['paymentId', 'orderId', 'amount', 'method', 'error', 'retryable', 'attempt']);
+const is_$56 = (x: any): boolean => x === undefined || is_$48(x);
+const is_$57 = new Set<string>(['paymentId', 'orderId', 'amount', 'method', 'capturedAt', 'receiptUrl']);
+const is_$58 = (x: any): boolean => x === undefined || is_PetSchema(x);
+const is_$59 = (x: any): boolean => typeof x === 'string' && [...x].length <= 2000;
+const is_$60 = (x: any): boolean => is_$59(x) || is_$28(x);
+const is_$61 = (x: any): boolean => x === undefined || is_$60(x);
+const is_$62 = new Set<string>(['petId', 'userId', 'orderId', 'adoptionDate', 'adoptionFee', 'pet', 'notes']);
+const is_$63 = (x: any): boolean => x === 'reserved' || x === 'adopted' || x === 'returned' || x === 'medical_hold' || x === 'relisted';
+const is_$64 = (x: any): boolean => x === undefined || is_$63(x);
+const is_$65 = new Set<string>(['petId', 'previousStatus', 'status', 'changedAt', 'reason']);
+function is_AddressSchema(v: any): boolean {
+  return (
+    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
+    is_$0(v.line1) &&
+    is_$1(v.line2) &&
+    is_$0(v.city) &&
+    is_$0(v.postalCode) &&
+    is_$2(v.country)
+  );
+}
+
+function is_BankTransferPaymentSchema(v: any): boolean {
+  return (
+    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
+    is_$3(v.type) &&
+    is_$4(v.iban) &&
+    is_$1(v.reference)
+  );
+}
+
+function is_CardPaymentSchema(v: any): boolean {
+  return (
+    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
+    is_$5(v.type) &&
+    is_$6(v.brand) &&
+    is_$8(v.last4) &&
+    is_$10(v.expMonth) &&
+    is_$12(v.expYear)
+  );
+}
+
+function is_MoneySchema(v: any): boolean {
+  if (!(typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__'))) return false;
+  for (const k in v) if (!is_$16.has(k) && !false) return false;
+  return is_$13(v.amount) &&
+    is_$15(v.currency);
+}
+
+function is_OrderIdSchema(v: any): boolean {
+  return is_$18(v);
+}
+
+function is_PetIdSchema(v: any): boolean {
+  return is_$19(v);
+}
+
+function is_OrderItemSchema(v: any): boolean {
+  return (
+    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
+    is_$0(v.sku) &&
+    is_$20(v.petId) &&
+    is_$19(v.quantity) &&
+    is_MoneySchema(v.unitPrice)
+  );
+}
+
+function is_$f0(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  if (v.length < 1) return false;
+  for (let i = 0; i < v.length; i++) if (!is_OrderItemSchema(v[i])) return false;
+  return true;
+}
+
+function is_OrderSchema(v: any): boolean {
+  return (
+    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
+    is_OrderIdSchema(v.id) &&
+    is_$23(v.customerId) &&
+    is_$24(v.status) &&
+    is_$f0(v.items) &&
+    is_MoneySchema(v.total) &&
+    is_$27(v.createdAt) &&
+    is_$30(v.shippingAddress)
+  );
+}
+
+function is_PaymentErrorSchema(v: any): boolean {
+  return (
+    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
+    is_$31(v.code) &&
+    is_$0(v.message) &&
+    is_$33(v.declineCode)
+  );
+}
+
+function is_PaymentIdSchema(v: any): boolean {
+  return is_$35(v);
+}
+
+function is_WalletPaymentSchema(v: any): boolean {
+  return (
+    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
+    is_$36(v.type) &&
+    is_$37(v.provider)
+  );
+}
+
+function is_PaymentMethodSchema(v: any): boolean {
+  return is_$38(v);
+}
+
+function is_PetStatusSchema(v: any): boolean {
+  return is_$39(v);
+}
+
+function is_$f1(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!is_$0(v[i])) return false;
+  if (new Set(v.map((e: unknown) => JSON.stringify(e))).size !== v.length) return false;
+  return true;
+}
+
+function is_$f2(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  if (v.length > 10) return false;
+  for (let i = 0; i < v.length; i++) if (!is_$48(v[i])) return false;
+  return true;
+}
+
+function is_PetSchema(v: any): boolean {
+  return (
+    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
+    is_PetIdSchema(v.id) &&
+    is_$40(v.name) &&
+    is_$41(v.species) &&
+    is_$33(v.breed) &&
+    is_PetStatusSchema(v.status) &&
+    is_$45(v.birthDate) &&
+    is_$46(v.tags) &&
+    is_$49(v.photoUrls)
+  );
+}
+
+function is_OrderCompletedPayloadSchema(v: any): boolean {
+  if (!(typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__'))) return false;
+  for (const k in v) if (!is_$52.has(k) && !false) return false;
+  return is_OrderIdSchema(v.orderId) &&
+    is_$27(v.completedAt) &&
+    is_MoneySchema(v.total) &&
+    is_$51(v.fulfilment) &&
+    is_$33(v.trackingNumber);
+}
+
+function is_PaymentFailedPayloadSchema(v: any): boolean {
+  if (!(typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__'))) return false;
+  for (const k in v) if (!is_$55.has(k) && !false) return false;
+  return is_PaymentIdSchema(v.paymentId) &&
+    is_OrderIdSchema(v.orderId) &&
+    is_MoneySchema(v.amount) &&
+    is_PaymentMethodSchema(v.method) &&
+    is_PaymentErrorSchema(v.error) &&
+    is_$53(v.retryable) &&
+    is_$54(v.attempt);
+}
+
+function is_PaymentSucceededPayloadSchema(v: any): boolean {
+  if (!(typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__'))) return false;
+  for (const k in v) if (!is_$57.has(k) && !false) return false;
+  return is_PaymentIdSchema(v.paymentId) &&
+    is_OrderIdSchema(v.orderId) &&
+    is_MoneySchema(v.amount) &&
+    is_PaymentMethodSchema(v.method) &&
+    is_$27(v.capturedAt) &&
+    is_$56(v.receiptUrl);
+}
+
+function is_PetAdoptedPayloadSchema(v: any): boolean {
+  if (!(typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__'))) return false;
+  for (const k in v) if (!is_$62.has(k) && !false) return false;
+  return is_PetIdSchema(v.petId) &&
+    is_$23(v.userId) &&
+    is_OrderIdSchema(v.orderId) &&
+    is_$27(v.adoptionDate) &&
+    is_MoneySchema(v.adoptionFee) &&
+    is_$58(v.pet) &&
+    is_$61(v.notes);
+}
+
+function is_PetStatusChangedPayloadSchema(v: any): boolean {
+  if (!(typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__'))) return false;
+  for (const k in v) if (!is_$65.has(k) && !false) return false;
+  return is_PetIdSchema(v.petId) &&
+    is_PetStatusSchema(v.previousStatus) &&
+    is_PetStatusSchema(v.status) &&
+    is_$27(v.changedAt) &&
+    is_$64(v.reason);
+}
