@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresOutbox } from '../../runtime/deliver/postgres-outbox.js';
+import { SCHEMA_OBJECTS } from '../../runtime/deliver/outbox/postgres/schema.js';
 import { prunePostgresOutbox } from '../../runtime/deliver/postgres-prune.js';
 import { pgSchema, warnNoDatabase } from './helpers.js';
 
@@ -118,6 +119,50 @@ describe('PostgreSQL outbox migration', () => {
       await client.query('ROLLBACK');
     } finally {
       client.release();
+    }
+  });
+});
+
+describe('PostgreSQL outbox open on a complete schema', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const fn of cleanups) await fn();
+  });
+
+  it.skipIf(skip)('lists every object its DDL makes, so the no-DDL path cannot skip a new one', async () => {
+    const db = await pgSchema('objects');
+    cleanups.push(() => db.drop());
+    await postgresOutbox(db.pool, { schema: db.schema }).init();
+    const { rows } = await db.pool.query<{ relname: string }>(
+      `SELECT k.relname FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace
+       WHERE n.nspname = $1 AND k.relkind IN ('r', 'i', 'S')
+         AND NOT EXISTS (SELECT 1 FROM pg_constraint x WHERE x.conindid = k.oid)
+       ORDER BY k.relname`,
+      [db.schema],
+    );
+    const made = rows.map((r) => r.relname.replace(/^webhook_/, '')).filter((n) => !n.endsWith('_id_seq'));
+    expect(made).toEqual([...SCHEMA_OBJECTS].sort());
+  });
+
+  it.skipIf(skip)('takes no table lock: a worker opening the outbox never waits for (or deadlocks with) a send', async () => {
+    const db = await pgSchema('nolock');
+    cleanups.push(() => db.drop());
+    const s = `"${db.schema}"`;
+    await postgresOutbox(db.pool, { schema: db.schema }).init();
+    // A transaction holding what a send holds mid-statement, and more: no other session may write.
+    const holder = await db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE ${s}.webhook_messages, ${s}.webhook_deliveries IN EXCLUSIVE MODE`);
+      const opened = postgresOutbox(db.pool, { schema: db.schema }).init();
+      const result = await Promise.race([
+        opened.then(() => 'opened'),
+        new Promise((resolve) => setTimeout(() => resolve('blocked'), 3000)),
+      ]);
+      expect(result).toBe('opened');
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
     }
   });
 });

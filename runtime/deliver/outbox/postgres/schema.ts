@@ -1,6 +1,10 @@
 /**
  * The PostgreSQL outbox's tables, indexes and in-place migrations: idempotent, in one transaction
  * under an advisory lock, so workers starting at once do not race on `CREATE … IF NOT EXISTS`.
+ * When every object is already there (every open but the first and an upgrade's), no DDL runs at all:
+ * even a no-op `CREATE INDEX IF NOT EXISTS` takes a SHARE lock on its table until commit, which
+ * holds back every send meanwhile and, taken on deliveries before messages, deadlocks with a send
+ * that inserts into messages first.
  */
 import type { PoolClient } from '../../../drivers/pg.js';
 import type { SecretCodec, StoredSecret } from '../../secret-box.js';
@@ -30,9 +34,57 @@ export function pgTables(schema: string, prefix: string): PgTables {
   };
 }
 
+/** Every table, index and sequence `createSchema` makes, without the prefix (constraint indexes aside). */
+export const SCHEMA_OBJECTS = [
+  'endpoints',
+  'messages',
+  'deliveries',
+  'attempts',
+  'deliveries_pending',
+  'deliveries_leased',
+  'deliveries_endpoint',
+  'attempts_delivery',
+  'attempts_endpoint',
+  'endpoints_tenant',
+  'messages_created',
+  'endpoints_skipped',
+  'deliveries_ordering_seq',
+  'deliveries_ordering',
+] as const;
+
+/** Columns added in place to tables made by older versions. */
+const ADDED_COLUMNS = [
+  ['endpoints', 'tenant'],
+  ['deliveries', 'ordering_key'],
+] as const;
+
 export async function createSchema(c: PoolClient, T: PgTables, codec: SecretCodec): Promise<void> {
   const { schema, prefix } = T;
   await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`gen-webhooks:${schema}.${prefix}`]);
+  if (!(await isComplete(c, T))) await migrate(c, T);
+  if (codec.encrypts) await resealSecrets(c, T, codec);
+}
+
+/** Whether every object and added column exists: read from the catalogs, which takes no table lock. */
+async function isComplete(c: PoolClient, T: PgTables): Promise<boolean> {
+  const { rows } = await c.query(
+    `SELECT (SELECT count(*)::int FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace
+              WHERE n.nspname = $1 AND k.relname = ANY ($2::text[])) AS objects,
+            (SELECT count(*)::int FROM pg_attribute a JOIN pg_class k ON k.oid = a.attrelid
+              JOIN pg_namespace n ON n.oid = k.relnamespace
+              WHERE n.nspname = $1 AND NOT a.attisdropped AND (k.relname || '.' || a.attname) = ANY ($3::text[])) AS columns`,
+    [
+      T.schema,
+      SCHEMA_OBJECTS.map((name) => `${T.prefix}${name}`),
+      ADDED_COLUMNS.map(([table, column]) => `${T.prefix}${table}.${column}`),
+    ],
+  );
+  const row = rows[0] as { objects: number; columns: number } | undefined;
+  return row?.objects === SCHEMA_OBJECTS.length && row.columns === ADDED_COLUMNS.length;
+}
+
+async function migrate(c: PoolClient, T: PgTables): Promise<void> {
+  const { schema, prefix } = T;
   await c.query(`
     CREATE SCHEMA IF NOT EXISTS "${schema}";
     CREATE TABLE IF NOT EXISTS ${T.endpoints} (
@@ -117,7 +169,6 @@ export async function createSchema(c: PoolClient, T: PgTables, codec: SecretCode
     CREATE INDEX IF NOT EXISTS "${prefix}deliveries_ordering" ON ${T.deliveries} (endpoint_id, ordering_key, ordering_seq)
       WHERE ordering_key IS NOT NULL AND status IN ('pending', 'delivering');
   `);
-  if (codec.encrypts) await resealSecrets(c, T, codec);
 }
 
 async function hasColumn(c: PoolClient, T: PgTables, table: string, column: string): Promise<boolean> {
