@@ -78,6 +78,8 @@ export type {
   ProviderPreset,
   ReceiveMode,
 } from './presets/types.js';
+export { type AckFastOptions, ackFastQueue } from './receive/ack-fast-mode.js';
+export { contractHandshakes } from './receive/contract-handshakes.js';
 export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './receive/create-receiver.js';
 export { decodeBody } from './receive/decode-body.js';
 export { presetParts, type ReceiverParts, schemeParts } from './receive/parts.js';
@@ -89,6 +91,7 @@ export {
 } from './receive/parts-web.js';
 export { createParser, createReceiver } from './receive/receiver-web.js';
 export type {
+  AckFast,
   CommonReceiverOptions,
   DedupeOptions,
   DrainResult,

@@ -7,7 +7,6 @@
  * the same claim → handler → done steps later.
  */
 
-import { nodeHandler } from '../adapters/node-http.js';
 import { webHandler } from '../adapters/web.js';
 import { bodyTooLarge, toBytes } from '../bytes.js';
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
@@ -16,12 +15,11 @@ import type { DeliverySpan } from '../otel/types.js';
 import type { HandshakeResponse, PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
 import type { RawBody, Secret } from '../signing/scheme.js';
 import { keyList, missingVerificationKey } from '../signing/verification-key.js';
-import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type EventQueue, type IdempotencyStore } from '../stores/types.js';
-import { type QueuedPayload, queueProcessor } from './ack-fast.js';
+import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type IdempotencyStore } from '../stores/types.js';
+import type { AckFastMode } from './ack-fast-mode.js';
 import { Completions } from './completion.js';
-import { contractHandshakes } from './contract-handshakes.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
-import { type AnyHandler, headerRecord, isThenable } from './handler-event.js';
+import { type AnyHandler, isThenable } from './handler-event.js';
 import { Listeners } from './listeners.js';
 import { consoleLogger, elapsed, reportResult, safeLog, safely } from './observe.js';
 import { bodyParser, contentId, providerOf, type ReceiverParts } from './parts.js';
@@ -30,12 +28,7 @@ import { errorResult, statusResult, toWebhookError } from './respond.js';
 import { type Ids, type RunContext, storeFailure } from './run-context.js';
 import { plainRun } from './run-plain.js';
 import { transactionalRun } from './run-transactional.js';
-import {
-  answersInProcess,
-  DEFAULT_STORE_TIMEOUT_MS,
-  queueWithDeadline,
-  storeWithDeadline,
-} from './store-deadline.js';
+import { answersInProcess, DEFAULT_STORE_TIMEOUT_MS, storeWithDeadline } from './store-deadline.js';
 import { endSpan, phaseOf, tracedHandler } from './trace-phases.js';
 import type {
   CommonReceiverOptions,
@@ -46,7 +39,7 @@ import type {
   Receiver,
   ReceiverOptions,
 } from './types.js';
-import { QueueWorker } from './worker.js';
+import { verificationAnswer } from './verification-event.js';
 
 /** Default body cap: 5 MiB (GitHub's largest payloads are capped at 25 MB; raise it if you need them). */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -114,14 +107,21 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   const logger = o.logger ?? consoleLogger;
   const hooks = o.hooks;
   const tracing = o.tracing;
-  const queue = o.queue ?? store?.queue;
   // Providers with short deadlines (Slack 3 s, Discord) default to ack-fast when the store can queue
-  // durably (SQLite, PostgreSQL, or an explicit `queue`); with one that cannot (Redis, memory) they stay
-  // inline rather than refuse to start. A defaulted ack-fast runs its worker in this process, started on
-  // the first queued event, so nothing waits on a `startWorker()` the user never called.
-  const durableQueue = o.queue !== undefined || (store?.queue !== undefined && store.name !== 'memory');
-  const autoWorker = o.mode === undefined && provider?.defaultMode === 'ack-fast' && durableQueue;
-  const mode = o.mode ?? (autoWorker ? 'ack-fast' : 'inline');
+  // durably (SQLite, PostgreSQL); with one that cannot (Redis, memory) they stay inline rather than
+  // refuse to start. A defaulted ack-fast runs its worker in this process, started on the first queued
+  // event, so nothing waits on a `startWorker()` the user never called. `ackFast: false` opts out.
+  const autoWorker =
+    o.ackFast === undefined &&
+    provider?.defaultMode === 'ack-fast' &&
+    store?.queue !== undefined &&
+    store.name !== 'memory' &&
+    parts.ackFast !== undefined;
+  const ackFast = (autoWorker ? parts.ackFast : o.ackFast || undefined) as AckFastMode | undefined;
+  const legacy = o as { mode?: unknown; queue?: unknown; worker?: unknown };
+  if (legacy.mode === 'ack-fast' || legacy.queue !== undefined || legacy.worker !== undefined) {
+    throw new WebhookError('invalid_config', 'ack-fast is `ackFast: ackFastQueue({ queue, worker })`');
+  }
   const storeTimeoutMs = o.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   if (!(storeTimeoutMs >= 0)) {
     throw new WebhookError(
@@ -142,12 +142,6 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
       `transactional: true needs a store with transactions (got ${store?.name})`,
     );
   }
-  if (mode === 'ack-fast' && queue === undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      'ack-fast mode needs a durable queue: a SQLite/PostgreSQL store or `queue`',
-    );
-  }
   const missing = missingVerificationKey(contract.signature, o, 'createReceiver', contract.name);
   if (missing) throw missing;
   // Also handed to the preset's handshakes (Zoom answers with an HMAC; Twitch and Graph call hooks).
@@ -161,17 +155,22 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   const scheme = o.scheme ?? parts.scheme(contract.signature, presetOptions);
   // A preset answers its provider's handshakes; any other contract answers the ones it declares and
   // the sender's endpoint verification event (unless it declares an event of that name itself).
+  const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
+  const declared = contract.handshakes ?? [];
+  if (provider === undefined && declared.length > 0 && parts.handshakes === undefined) {
+    throw new WebhookError('invalid_config', `"${contract.name}" declares handshakes: its parts need contractHandshakes`);
+  }
   const ownHandshakes =
-    provider === undefined
-      ? contractHandshakes(
-          contract.handshakes ?? [],
-          keyList(o.secret as Secret | readonly Secret[] | undefined),
-          {
-            verificationEvent: !Object.hasOwn(contract.events, 'webhook.verification'),
+    provider !== undefined
+      ? undefined
+      : declared.length > 0 && parts.handshakes !== undefined
+        ? parts.handshakes(declared, keyList(o.secret as Secret | readonly Secret[] | undefined), {
+            verificationEvent,
             verifyToken: o.verifyToken,
-          },
-        )
-      : undefined;
+          })
+        : verificationEvent
+          ? { after: (_request: unknown, body: unknown) => verificationAnswer(body) }
+          : undefined;
   const dispatch = createDispatcher(contract);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
   const keyOf = (id: string): string => `${contract.name}:${id}`;
@@ -233,9 +232,25 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   };
   /** Claim → handler → done, or the transactional equivalent. Never throws. */
   const run = o.transactional === true && store !== undefined ? transactionalRun(ctx) : plainRun(ctx);
-  const boundedQueue = queue === undefined ? undefined : queueWithDeadline(queue, storeTimeoutMs, now);
 
   const handlerFor = (name: string | undefined): AnyHandler | undefined => listeners.handlerFor(name);
+  const queued = ackFast?.build({
+    store,
+    storeTimeoutMs,
+    now,
+    leaseMs,
+    keyOf,
+    run,
+    handlerFor,
+    check,
+    fail,
+    report: (error) => report(error, { outcome: 'failed' }),
+    hooks,
+    tracing,
+  });
+  if (ackFast !== undefined && queued === undefined) {
+    throw new WebhookError('invalid_config', 'ack-fast needs a durable queue: a SQLite/PostgreSQL store or `queue`');
+  }
 
   const receive = async (request: ReceiveRequest, span: DeliverySpan | undefined): Promise<ReceiveResult> => {
     const context: { id?: string; type?: string } = {};
@@ -334,25 +349,10 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
         }
         endValidate();
       }
-      if (mode === 'ack-fast') {
-        const headers = headerRecord(request.headers);
-        const payload: QueuedPayload = {
-          v: 1,
-          event: x.event ?? null,
-          type: x.event ?? x.type,
-          id,
-          timestamp: x.timestamp?.getTime() ?? null,
-          data: x.data,
-          dataPointer: x.dataPointer,
-          headers,
-        };
-        await (boundedQueue as EventQueue)
-          .enqueue(keyOf(id), JSON.stringify(payload), { now: now() })
-          .catch((error: unknown) => {
-            throw storeFailure(error);
-          });
-        if (autoWorker) worker?.start();
-        worker?.wake();
+      if (queued !== undefined) {
+        await queued.enqueue(x, id, request.headers);
+        if (autoWorker) queued.worker.start();
+        queued.worker.wake();
         const ack = provider?.acknowledgement;
         if (ack !== undefined) {
           // The provider expects a specific answer to a queued event (Discord: an empty 204).
@@ -405,32 +405,9 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     return result;
   };
 
-  const worker =
-    mode === 'ack-fast' && boundedQueue !== undefined
-      ? new QueueWorker({
-          queue: boundedQueue,
-          now,
-          leaseMs,
-          process: queueProcessor({
-            queue: boundedQueue,
-            now,
-            leaseMs,
-            worker: o.worker ?? {},
-            run,
-            handlerFor,
-            check,
-            fail,
-            hooks,
-            tracing,
-          }),
-          onLoopError: (error) => report(storeFailure(error), { outcome: 'failed' }),
-          options: o.worker ?? {},
-        })
-      : undefined;
-
-  const requireWorker = (): QueueWorker => {
-    if (worker === undefined)
-      throw new WebhookError('invalid_config', 'The worker exists in ack-fast mode only');
+  const worker = queued?.worker;
+  const requireWorker = (): NonNullable<typeof worker> => {
+    if (worker === undefined) throw new WebhookError('invalid_config', 'The worker exists in ack-fast mode only');
     return worker;
   };
 
@@ -455,7 +432,12 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     reject,
     maxBodyBytes,
     fetch: (request: Request) => fetchHandler(request),
-    node: () => nodeHandler(receiver),
+    node: () => {
+      if (parts.node === undefined) {
+        throw new WebhookError('invalid_config', 'receiver.node() is on Node only (use receiver.fetch)');
+      }
+      return parts.node(receiver);
+    },
     startWorker: () => requireWorker().start(),
     drain: () => requireWorker().drain(),
     stop: async () => {
