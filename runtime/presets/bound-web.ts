@@ -4,10 +4,10 @@
  * needs node:querystring: here it is a clear `invalid_config`. Twins of `bound-node.ts`.
  */
 import { WebhookError } from '../errors.js';
-import { bindPreset } from './bind.js';
 import { constantTimeEqual } from '../signing/encoding.js';
+import { bindPreset } from './bind.js';
 import type { PresetCrypto } from './crypto.js';
-import { webHmac, webPresetCrypto as crypto } from './crypto-web.js';
+import { webPresetCrypto as crypto, webHmac } from './crypto-web.js';
 import { discord, discordScheme } from './discord.js';
 import { github, githubScheme } from './github.js';
 import { shopify, shopifyScheme } from './shopify.js';
@@ -52,7 +52,11 @@ export const shopifyPreset: ProviderPreset<'shopify'> = /* @__PURE__ */ bindPres
   shopifyScheme,
   hmacCrypto,
 );
-export const slackPreset: ProviderPreset<'slack'> = /* @__PURE__ */ bindPreset(slack, slackScheme, hmacCrypto);
+export const slackPreset: ProviderPreset<'slack'> = /* @__PURE__ */ bindPreset(
+  slack,
+  slackScheme,
+  hmacCrypto,
+);
 export const twilioPreset: ProviderPreset<'twilio'> = /* @__PURE__ */ bindPreset(
   twilio,
   twilioNeedsNode,

@@ -18,6 +18,7 @@ import { keyList, missingVerificationKey } from '../signing/verification-key.js'
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type IdempotencyStore } from '../stores/types.js';
 import type { AckFastMode } from './ack-fast-mode.js';
 import { Completions } from './completion.js';
+import type { ContractHandshakes } from './contract-handshakes.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
 import { type AnyHandler, isThenable } from './handler-event.js';
 import { Listeners } from './listeners.js';
@@ -25,11 +26,11 @@ import { consoleLogger, elapsed, reportResult, safeLog, safely } from './observe
 import { bodyParser, contentId, providerOf, type ReceiverParts } from './parts.js';
 import { type Checked, policyCheck } from './policy.js';
 import { errorResult, statusResult, toWebhookError } from './respond.js';
-import { type Ids, type RunContext, storeFailure } from './run-context.js';
+import type { Ids, RunContext } from './run-context.js';
 import { plainRun } from './run-plain.js';
 import { transactionalRun } from './run-transactional.js';
 import { answersInProcess, DEFAULT_STORE_TIMEOUT_MS, storeWithDeadline } from './store-deadline.js';
-import { endSpan, phaseOf, tracedHandler } from './trace-phases.js';
+import { endSpan, inPhase, phaseOf, tracedHandler } from './trace-phases.js';
 import type {
   CommonReceiverOptions,
   ErrorContext,
@@ -158,18 +159,26 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
   const declared = contract.handshakes ?? [];
   if (provider === undefined && declared.length > 0 && parts.handshakes === undefined) {
-    throw new WebhookError('invalid_config', `"${contract.name}" declares handshakes: its parts need contractHandshakes`);
+    throw new WebhookError(
+      'invalid_config',
+      `"${contract.name}" declares handshakes: its parts need contractHandshakes`,
+    );
   }
-  const ownHandshakes =
+  // One shape for both: `before` answers unsigned handshakes, `after` signed ones (after verify).
+  const preflight = provider?.preflight;
+  const handshakes: ContractHandshakes | undefined =
     provider !== undefined
-      ? undefined
+      ? {
+          ...(preflight === undefined ? {} : { before: async (r) => preflight(r, presetOptions) }),
+          after: (r, body) => provider.handshake(r.headers, body, presetOptions),
+        }
       : declared.length > 0 && parts.handshakes !== undefined
         ? parts.handshakes(declared, keyList(o.secret as Secret | readonly Secret[] | undefined), {
             verificationEvent,
             verifyToken: o.verifyToken,
           })
         : verificationEvent
-          ? { after: (_request: unknown, body: unknown) => verificationAnswer(body) }
+          ? { after: (_r, body) => verificationAnswer(body) }
           : undefined;
   const dispatch = createDispatcher(contract);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
@@ -249,7 +258,10 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     tracing,
   });
   if (ackFast !== undefined && queued === undefined) {
-    throw new WebhookError('invalid_config', 'ack-fast needs a durable queue: a SQLite/PostgreSQL store or `queue`');
+    throw new WebhookError(
+      'invalid_config',
+      'ack-fast needs a durable queue: a SQLite/PostgreSQL store or `queue`',
+    );
   }
 
   const receive = async (request: ReceiveRequest, span: DeliverySpan | undefined): Promise<ReceiveResult> => {
@@ -260,52 +272,23 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
         throw bodyTooLarge(maxBodyBytes);
       }
       const url = request.url;
-      // Unsigned provider handshakes (Meta GET, Graph validationToken, Okta GET, CloudEvents OPTIONS):
-      // answered before verification and before dedupe; the preset checks what the provider sends.
-      if (provider?.preflight !== undefined) {
-        const early = await provider.preflight(
-          { method: request.method, url, headers: request.headers, body: bytes },
-          presetOptions,
-        );
+      const asked = { method: request.method, url, headers: request.headers, body: bytes };
+      // Unsigned handshakes (Meta GET, Graph validationToken, Okta GET, CloudEvents OPTIONS): answered
+      // before verification and before dedupe; the preset or contract checks what the provider sends.
+      if (handshakes?.before !== undefined) {
+        const early = await handshakes.before(asked);
         if (early !== undefined) return handshakeResult(early);
       }
-      if (ownHandshakes?.before !== undefined) {
-        const early = await ownHandshakes.before({
-          method: request.method,
-          url,
-          headers: request.headers,
-          body: bytes,
-        });
-        if (early !== undefined) return handshakeResult(early);
-      }
-      const endVerify = phaseOf(span, 'verify');
       const verifyStarted = hooks?.verified === undefined ? 0 : performance.now();
-      let verified: Awaited<ReturnType<typeof scheme.verify>>;
-      try {
-        const verifying = scheme.verify(
-          url === undefined
-            ? { headers: request.headers, body: bytes }
-            : { headers: request.headers, body: bytes, url },
-        );
-        verified = isThenable(verifying) ? await verifying : verifying;
-      } catch (error) {
-        endVerify(error);
-        throw error;
-      }
-      endVerify();
+      const verifying = inPhase(span, 'verify', () =>
+        scheme.verify(url === undefined ? { headers: request.headers, body: bytes } : { ...asked, url }),
+      );
+      const verified = isThenable(verifying) ? await verifying : verifying;
       if (hooks?.verified !== undefined) safely(hooks.verified, { durationMs: elapsed(verifyStarted) });
       const body = parseBody(bytes, request.headers);
-      const handshaking = provider?.handshake(request.headers, body, presetOptions);
-      const handshake = isThenable(handshaking) ? await handshaking : handshaking;
-      if (handshake !== undefined) return handshakeResult(handshake);
-      if (ownHandshakes !== undefined) {
-        const answering = ownHandshakes.after(
-          { method: request.method, url, headers: request.headers, body: bytes },
-          body,
-        );
-        const own = isThenable(answering) ? await answering : answering;
-        if (own !== undefined) return handshakeResult(own);
-      }
+      const answering = handshakes?.after(asked, body);
+      const answer = isThenable(answering) ? await answering : answering;
+      if (answer !== undefined) return handshakeResult(answer);
       const x = dispatch(body, request.headers, verified);
       const id = provider?.eventId(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
       context.id = id;
@@ -336,19 +319,12 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
         }
         return statusResult(200, 'ignored', 'ignored', context);
       }
-      let validated: Checked;
-      if (x.event === undefined) validated = { data: x.data, issues: [] };
-      else {
-        const endValidate = phaseOf(span, 'validate');
-        try {
-          const checking = check(x.event, x.data, x.dataPointer, { id, type: x.event });
-          validated = checking instanceof Promise ? await checking : checking;
-        } catch (error) {
-          endValidate(error);
-          throw error;
-        }
-        endValidate();
-      }
+      const event = x.event;
+      const checking: Checked | Promise<Checked> =
+        event === undefined
+          ? { data: x.data, issues: [] }
+          : inPhase(span, 'validate', () => check(event, x.data, x.dataPointer, { id, type: event }));
+      const validated = isThenable(checking) ? await checking : checking;
       if (queued !== undefined) {
         await queued.enqueue(x, id, request.headers);
         if (autoWorker) queued.worker.start();
@@ -407,7 +383,8 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
 
   const worker = queued?.worker;
   const requireWorker = (): NonNullable<typeof worker> => {
-    if (worker === undefined) throw new WebhookError('invalid_config', 'The worker exists in ack-fast mode only');
+    if (worker === undefined)
+      throw new WebhookError('invalid_config', 'The worker exists in ack-fast mode only');
     return worker;
   };
 

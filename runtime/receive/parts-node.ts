@@ -8,7 +8,7 @@ import { type AsymmetricOptions, asymmetricScheme } from '../signing/asymmetric-
 import { hmacScheme } from '../signing/hmac-scheme.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { standardWebhooks } from '../signing/standard-webhooks.js';
-import { presetParts as webPresetParts, type ReceiverParts, schemeParts } from './parts.js';
+import { type ReceiverParts, schemeParts, presetParts as webPresetParts } from './parts.js';
 
 /** Standard Webhooks contracts (the default signature). */
 export const standardWebhooksParts: ReceiverParts = {

@@ -20,7 +20,8 @@ const biz = env('BIZ') ?? 'adoptions';
 const hang = env('HANG');
 const leaseMs = Number(env('LEASE_MS') ?? 30_000);
 const mode = env('MODE') === 'ack-fast' ? 'ack-fast' : 'inline';
-const ackFastOf = (m: string) => (m === 'ack-fast' ? { ackFast: ackFastQueue({ worker: { pollMs: 50 } }) } : {});
+const ackFastOf = (m: string) =>
+  m === 'ack-fast' ? { ackFast: ackFastQueue({ worker: { pollMs: 50 } }) } : {};
 const transactional = env('TX') === '1';
 
 const forever = (): Promise<never> => {
