@@ -13,7 +13,7 @@ import { commentText, quote } from './literal.js';
 
 /**
  * Presets whose provider expects a fast answer and so default to ack-fast when the store queues
- * durably (`defaultMode` in runtime/presets; test/generate-receiver-parts.test.ts keeps them equal).
+ * durably (`defaultMode` in runtime/presets; runtime/receive/feature-parts.test.ts keeps them equal).
  */
 export const ACK_FAST_PRESETS: ReadonlySet<string> = new Set([
   'discord',
@@ -68,7 +68,7 @@ export function receiverParts(model: ContractModel): {
         : name,
   );
   return {
-    imports: [...base.imports, ...extra].sort((a, b) => a.localeCompare(b)),
+    imports: [...base.imports, ...extra],
     expression: `{ ...${base.expression}, ${fields.join(', ')} }`,
   };
 }
