@@ -218,6 +218,9 @@ function partsExports(dir: string, model: ContractModel): string {
   if (imports.includes('contractHandshakes')) {
     lines.push("export { contractHandshakes } from './receive/contract-handshakes.js';");
   }
+  if (imports.includes('envelopeReader')) {
+    lines.push("export { envelopeReader } from './receive/envelope-reader.js';");
+  }
   if (imports.includes('ackFastQueue'))
     lines.push("export { ackFastQueue } from './receive/ack-fast-mode.js';");
   return `// This contract's signature parts.\n${lines.join('\n')}\n`;

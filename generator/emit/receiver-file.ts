@@ -56,8 +56,10 @@ export function receiverParts(model: ContractModel): {
   if (signature.kind !== 'preset') {
     if (model.bodies !== undefined) extra.push('decodeBody');
     if (model.handshakes !== undefined && model.handshakes.length > 0) extra.push('contractHandshakes');
-  } else if (ACK_FAST_PRESETS.has(signature.preset)) {
-    extra.push('ackFastQueue');
+  } else {
+    // Preset contracts are bare unless a document wraps the provider's events in an envelope.
+    if (model.envelope.kind === 'envelope') extra.push('envelopeReader');
+    if (ACK_FAST_PRESETS.has(signature.preset)) extra.push('ackFastQueue');
   }
   if (extra.length === 0) return base;
   const fields = extra.map((name) =>
@@ -65,7 +67,9 @@ export function receiverParts(model: ContractModel): {
       ? 'handshakes: contractHandshakes'
       : name === 'ackFastQueue'
         ? 'ackFast: ackFastQueue()'
-        : name,
+        : name === 'envelopeReader'
+          ? 'envelope: envelopeReader'
+          : name,
   );
   return {
     imports: [...base.imports, ...extra],

@@ -180,7 +180,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
         : verificationEvent
           ? { after: (_r, body) => verificationAnswer(body) }
           : undefined;
-  const dispatch = createDispatcher(contract);
+  const dispatch = createDispatcher(contract, parts.envelope);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
   const keyOf = (id: string): string => `${contract.name}:${id}`;
   const retryAfter = String(Math.max(1, Math.ceil(leaseMs / 1000)));

@@ -154,12 +154,17 @@ describe("the generator's receiver parts", () => {
 
   it('emits the feature parts a contract needs, and no other', () => {
     expect(receiverParts(model({ signature: { kind: 'hmac' } })).expression).toBe('hmacParts');
-    expect(receiverParts(model({ signature: { kind: 'preset', preset: 'github' } })).expression).toBe(
-      'presetParts(githubPreset)',
-    );
-    expect(receiverParts(model({ signature: { kind: 'preset', preset: 'slack' } }))).toEqual({
-      imports: ['presetParts', 'slackPreset', 'ackFastQueue'],
-      expression: '{ ...presetParts(slackPreset), ackFast: ackFastQueue() }',
+    expect(
+      receiverParts(model({ signature: { kind: 'preset', preset: 'github' }, envelope: { kind: 'bare' } }))
+        .expression,
+    ).toBe('presetParts(githubPreset)');
+    expect(
+      receiverParts(
+        model({ signature: { kind: 'preset', preset: 'slack' }, envelope: { kind: 'envelope' } }),
+      ),
+    ).toEqual({
+      imports: ['presetParts', 'slackPreset', 'envelopeReader', 'ackFastQueue'],
+      expression: '{ ...presetParts(slackPreset), envelope: envelopeReader, ackFast: ackFastQueue() }',
     });
     expect(
       receiverParts(

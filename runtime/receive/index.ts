@@ -3,6 +3,7 @@ export { type AckFastOptions, ackFastQueue } from './ack-fast-mode.js';
 export { contractHandshakes } from './contract-handshakes.js';
 export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 export { decodeBody } from './decode-body.js';
+export { type EnvelopeReader, envelopeReader } from './envelope-reader.js';
 export type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './hooks.js';
 export { type ReceiverParts, schemeParts } from './parts.js';
 export {

@@ -14,6 +14,7 @@ import { WebhookError } from '../errors.js';
 import type { PresetName, PresetOptions, ProviderDescriptor, ProviderPreset } from '../presets/types.js';
 import type { HeadersInput, SchemeOptions, SignatureScheme } from '../signing/scheme.js';
 import type { contractHandshakes } from './contract-handshakes.js';
+import { envelopeReader } from './envelope-reader.js';
 import type { AckFast, NodeHandler } from './types.js';
 
 /** What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one kind's. */
@@ -29,6 +30,8 @@ export interface ReceiverParts {
   readonly provider?: (name: PresetName) => ProviderDescriptor;
   /** The decoder of a contract that declares `bodies` (form-encoded, multipart). */
   readonly decodeBody?: (formats: BodyFormats, bytes: Uint8Array, headers: HeadersInput) => unknown;
+  /** Reads an enveloped contract's envelope; in every scheme's parts, not in `presetParts` (bare bodies). */
+  readonly envelope?: typeof envelopeReader;
   /** The answers to the handshakes a contract declares (`x-gen-webhooks.handshakes`). */
   readonly handshakes?: typeof contractHandshakes;
   /** `receiver.node()`: the node:http adapter (the Node entry's parts; a Web bundle has none). */
@@ -52,6 +55,7 @@ export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>
       }
       return make(config as Extract<SignatureConfig, { readonly kind: K }>, options);
     },
+    envelope: envelopeReader,
   };
 }
 

@@ -10,6 +10,7 @@ import { ackFastQueue } from './ack-fast-mode.js';
 import { contractHandshakes } from './contract-handshakes.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
+import { envelopeReader } from './envelope-reader.js';
 import type { ReceiverParts } from './parts.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
 import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
@@ -18,6 +19,7 @@ const allParts: ReceiverParts = {
   scheme: createSignatureSchemeWeb,
   provider: getDescriptor,
   decodeBody,
+  envelope: envelopeReader,
   handshakes: contractHandshakes,
   ackFast: /* @__PURE__ */ ackFastQueue(),
 };
