@@ -120,8 +120,11 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     parts.ackFast !== undefined;
   const ackFast = (autoWorker ? parts.ackFast : o.ackFast || undefined) as AckFastMode | undefined;
   const legacy = o as { mode?: unknown; queue?: unknown; worker?: unknown };
-  if (legacy.mode === 'ack-fast' || legacy.queue !== undefined || legacy.worker !== undefined) {
-    throw new WebhookError('invalid_config', 'ack-fast is `ackFast: ackFastQueue({ queue, worker })`');
+  if (legacy.mode !== undefined || legacy.queue !== undefined || legacy.worker !== undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      'mode, queue and worker are now ackFast: ackFastQueue({ queue, worker }) (or ackFast: false for inline)',
+    );
   }
   const storeTimeoutMs = o.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   if (!(storeTimeoutMs >= 0)) {

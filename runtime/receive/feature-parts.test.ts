@@ -98,9 +98,9 @@ describe('feature parts', () => {
     db.close();
   });
 
-  it('the old ack-fast options and a missing durable queue are invalid_config', () => {
+  it('the old mode, queue and worker options and a missing durable queue are invalid_config', () => {
     const base = { secret: SECRET, store: memoryStore() };
-    for (const legacy of [{ mode: 'ack-fast' }, { worker: { pollMs: 10 } }]) {
+    for (const legacy of [{ mode: 'ack-fast' }, { mode: 'inline' }, { worker: { pollMs: 10 } }]) {
       expect(
         configError(() => createReceiverWith(petstore, { ...base, ...legacy } as never, webParts)).message,
       ).toMatch(/ackFastQueue/);
