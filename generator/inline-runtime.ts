@@ -197,7 +197,7 @@ function partsExports(dir: string, model: ContractModel): string {
     const local = presetExport(name).replace(/Preset$/, '');
     const file = `presets/${name}.ts`;
     const text = existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8') : '';
-    lines.push("export { presetParts } from './receive/parts.js';");
+    lines.push("export { presetParts } from './receive/parts-node.js';");
     if (new RegExp(`export const ${local}: ProviderPreset<`).test(text)) {
       lines.push(`export { ${local} as ${presetExport(name)} } from './presets/${name}.js';`);
     } else {
@@ -213,9 +213,16 @@ function partsExports(dir: string, model: ContractModel): string {
     const [part] = receiverParts(model).imports;
     lines.push(`export { ${part} } from './receive/parts-node.js';`);
   }
-  if (receiverParts(model).imports.includes('decodeBody')) {
-    lines.push("export { decodeBody } from './receive/decode-body.js';");
+  const imports = receiverParts(model).imports;
+  if (imports.includes('decodeBody')) lines.push("export { decodeBody } from './receive/decode-body.js';");
+  if (imports.includes('contractHandshakes')) {
+    lines.push("export { contractHandshakes } from './receive/contract-handshakes.js';");
   }
+  if (imports.includes('envelopeReader')) {
+    lines.push("export { envelopeReader } from './receive/envelope-reader.js';");
+  }
+  if (imports.includes('ackFastQueue'))
+    lines.push("export { ackFastQueue } from './receive/ack-fast-mode.js';");
   return `// This contract's signature parts.\n${lines.join('\n')}\n`;
 }
 

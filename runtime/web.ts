@@ -78,8 +78,11 @@ export type {
   ProviderPreset,
   ReceiveMode,
 } from './presets/types.js';
+export { type AckFastOptions, ackFastQueue } from './receive/ack-fast-mode.js';
+export { contractHandshakes } from './receive/contract-handshakes.js';
 export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './receive/create-receiver.js';
 export { decodeBody } from './receive/decode-body.js';
+export { type EnvelopeReader, envelopeReader } from './receive/envelope-reader.js';
 export { presetParts, type ReceiverParts, schemeParts } from './receive/parts.js';
 export {
   asymmetricParts,
@@ -89,6 +92,7 @@ export {
 } from './receive/parts-web.js';
 export { createParser, createReceiver } from './receive/receiver-web.js';
 export type {
+  AckFast,
   CommonReceiverOptions,
   DedupeOptions,
   DrainResult,

@@ -5,10 +5,24 @@
  * 261-event contract is a visible share of a consumer's tsc time, and they are known here.
  * `createParser(options)` is the handler-less form: `verifyAndParse(request)` returns the event.
  * Both hand the runtime only the parts this contract uses (its one scheme or preset, the body
- * decoder only for `bodies`), so a bundle carries no other scheme and none of the 22 presets.
+ * decoder only for `bodies`, the handshake answers only for declared handshakes, the ack-fast queue
+ * only for a preset that defaults to it), so a bundle carries no other scheme and none of the 22 presets.
  */
 import type { ContractModel } from '../model.js';
 import { commentText, quote } from './literal.js';
+
+/**
+ * Presets whose provider expects a fast answer and so default to ack-fast when the store queues
+ * durably (`defaultMode` in runtime/presets; runtime/receive/feature-parts.test.ts keeps them equal).
+ */
+export const ACK_FAST_PRESETS: ReadonlySet<string> = new Set([
+  'discord',
+  'microsoft-graph',
+  'okta',
+  'slack',
+  'twitch',
+  'zoom',
+]);
 
 /** `microsoft-graph` → `microsoftGraphPreset`: the runtime's export of one bound preset. */
 export function presetExport(preset: string): string {
@@ -37,9 +51,30 @@ export function receiverParts(model: ContractModel): {
           : signature.kind === 'asymmetric'
             ? { imports: ['asymmetricParts'], expression: 'asymmetricParts' }
             : { imports: ['standardWebhooksParts'], expression: 'standardWebhooksParts' };
-  // A preset parses its own bodies (the runtime ignores `bodies` there).
-  if (model.bodies === undefined || signature.kind === 'preset') return base;
-  return { imports: [...base.imports, 'decodeBody'], expression: `{ ...${base.expression}, decodeBody }` };
+  const extra: string[] = [];
+  // A preset parses its own bodies and answers its own handshakes (the runtime ignores the contract's).
+  if (signature.kind !== 'preset') {
+    if (model.bodies !== undefined) extra.push('decodeBody');
+    if (model.handshakes !== undefined && model.handshakes.length > 0) extra.push('contractHandshakes');
+  } else {
+    // Preset contracts are bare unless a document wraps the provider's events in an envelope.
+    if (model.envelope.kind === 'envelope') extra.push('envelopeReader');
+    if (ACK_FAST_PRESETS.has(signature.preset)) extra.push('ackFastQueue');
+  }
+  if (extra.length === 0) return base;
+  const fields = extra.map((name) =>
+    name === 'contractHandshakes'
+      ? 'handshakes: contractHandshakes'
+      : name === 'ackFastQueue'
+        ? 'ackFast: ackFastQueue()'
+        : name === 'envelopeReader'
+          ? 'envelope: envelopeReader'
+          : name,
+  );
+  return {
+    imports: [...base.imports, ...extra],
+    expression: `{ ...${base.expression}, ${fields.join(', ')} }`,
+  };
 }
 
 export function emitReceiverFile(model: ContractModel, header: string, runtime: string): string {

@@ -4,8 +4,10 @@
  * needs node:querystring: here it is a clear `invalid_config`. Twins of `bound-node.ts`.
  */
 import { WebhookError } from '../errors.js';
+import { constantTimeEqual } from '../signing/encoding.js';
 import { bindPreset } from './bind.js';
-import { webPresetCrypto as crypto } from './crypto-web.js';
+import type { PresetCrypto } from './crypto.js';
+import { webPresetCrypto as crypto, webHmac } from './crypto-web.js';
 import { discord, discordScheme } from './discord.js';
 import { github, githubScheme } from './github.js';
 import { shopify, shopifyScheme } from './shopify.js';
@@ -14,6 +16,19 @@ import { stripe, stripeScheme } from './stripe.js';
 import { svix, svixScheme } from './svix.js';
 import { twilio } from './twilio.js';
 import type { ProviderPreset } from './types.js';
+
+const unused = (): never => {
+  throw new WebhookError('invalid_config', 'this preset signs with HMAC only');
+};
+
+/** For the presets that sign with HMAC alone: their bundles carry no Ed25519 or Standard Webhooks code. */
+const hmacCrypto: PresetCrypto = {
+  hmac: webHmac,
+  equal: constantTimeEqual,
+  ed25519Verifier: unused,
+  ed25519Signer: unused,
+  standardWebhooks: unused,
+};
 
 export function twilioNeedsNode(): never {
   throw new WebhookError(
@@ -25,23 +40,27 @@ export function twilioNeedsNode(): never {
 export const stripePreset: ProviderPreset<'stripe'> = /* @__PURE__ */ bindPreset(
   stripe,
   stripeScheme,
-  crypto,
+  hmacCrypto,
 );
 export const githubPreset: ProviderPreset<'github'> = /* @__PURE__ */ bindPreset(
   github,
   githubScheme,
-  crypto,
+  hmacCrypto,
 );
 export const shopifyPreset: ProviderPreset<'shopify'> = /* @__PURE__ */ bindPreset(
   shopify,
   shopifyScheme,
-  crypto,
+  hmacCrypto,
 );
-export const slackPreset: ProviderPreset<'slack'> = /* @__PURE__ */ bindPreset(slack, slackScheme, crypto);
+export const slackPreset: ProviderPreset<'slack'> = /* @__PURE__ */ bindPreset(
+  slack,
+  slackScheme,
+  hmacCrypto,
+);
 export const twilioPreset: ProviderPreset<'twilio'> = /* @__PURE__ */ bindPreset(
   twilio,
   twilioNeedsNode,
-  crypto,
+  hmacCrypto,
 );
 export const discordPreset: ProviderPreset<'discord'> = /* @__PURE__ */ bindPreset(
   discord,

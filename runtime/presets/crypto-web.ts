@@ -22,11 +22,14 @@ function rawKey(bytes: Uint8Array, what: string): Uint8Array {
   return bytes;
 }
 
+/** HMAC on Web Crypto, the key imported on first use. */
+export const webHmac: PresetCrypto['hmac'] = (algorithm, key) => {
+  const cryptoKey = lazy(() => importHmacKey(algorithm, key));
+  return async (...parts) => macWith(await cryptoKey(), joinParts(parts));
+};
+
 export const webPresetCrypto: PresetCrypto = {
-  hmac(algorithm, key) {
-    const cryptoKey = lazy(() => importHmacKey(algorithm, key));
-    return async (...parts) => macWith(await cryptoKey(), joinParts(parts));
-  },
+  hmac: webHmac,
   ed25519Verifier(publicKey) {
     const raw = rawKey(publicKey, 'public key');
     const cryptoKey = lazy(() => importEd25519Public(raw));

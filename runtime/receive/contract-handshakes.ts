@@ -15,11 +15,8 @@ import { equalText } from '../presets/web-crypto.js';
 import { emptyResponse, isRecord, textResponse } from '../presets/web-support.js';
 import { encodeBase64, encodeHex } from '../signing/encoding.js';
 import type { Secret } from '../signing/scheme.js';
+import { CHALLENGE, verificationAnswer } from './verification-event.js';
 
-/** Event type of the sender's endpoint verification (runtime/manage/verify-endpoint.ts). */
-const VERIFICATION_EVENT = 'webhook.verification';
-/** A challenge is echoed only if it is short printable text: the answer must not carry anything else. */
-const CHALLENGE = /^[\x20-\x7e]{1,1024}$/;
 const ORIGIN_HEADER = 'webhook-request-origin';
 
 export interface ContractHandshakes {
@@ -166,18 +163,6 @@ async function answer(
     [config.respond.tokenField]: token,
     [config.respond.hashField]: config.encoding === 'hex' ? encodeHex(mac) : encodeBase64(mac),
   });
-}
-
-/**
- * The sender's `webhook.verification` event (`{ type, timestamp, data: { challenge } }`, signed with
- * the endpoint's secret like a delivery, whatever the contract's envelope): echoed as
- * `{"challenge":"…"}` once the signature verified.
- */
-function verificationAnswer(body: unknown): HandshakeResponse | undefined {
-  if (!isRecord(body) || body['type'] !== VERIFICATION_EVENT) return undefined;
-  const challenge = at(body, '/data/challenge');
-  if (typeof challenge !== 'string' || !CHALLENGE.test(challenge)) return undefined;
-  return jsonResponse(200, { challenge });
 }
 
 export function contractHandshakes(

@@ -11,6 +11,7 @@ import { standardWebhookHeaders } from '../signing/standard-webhooks.js';
 import { memoryStore } from '../stores/memory.js';
 import { sqliteStore } from '../stores/sqlite.js';
 import type { IdempotencyStore } from '../stores/types.js';
+import { ackFastQueue } from './ack-fast-mode.js';
 import { createReceiver } from './receiver-web.js';
 import type { ReceivedEvent } from './types.js';
 
@@ -395,7 +396,7 @@ describe('createReceiver: pipeline', () => {
     ).toThrow(/transactions/);
     const noQueue: IdempotencyStore = { ...memoryStore(), queue: undefined } as unknown as IdempotencyStore;
     expect(() =>
-      createReceiver(petstore, { ...base, secret: SECRET, store: noQueue, mode: 'ack-fast' }),
+      createReceiver(petstore, { ...base, secret: SECRET, store: noQueue, ackFast: ackFastQueue() }),
     ).toThrow(/queue/);
   });
 
@@ -543,7 +544,7 @@ describe('createReceiver: ack-fast mode', () => {
     const receiver = createReceiver(petstore, {
       secret: SECRET,
       store,
-      mode: 'ack-fast',
+      ackFast: ackFastQueue(),
       handlers: { 'pet.adopted': (e) => void handled.push(e.data.petId) },
     });
     const a = delivery('pet.adopted', adopted('a'));
@@ -570,11 +571,10 @@ describe('createReceiver: ack-fast mode', () => {
     const receiver = createReceiver(petstore, {
       secret: SECRET,
       store,
-      mode: 'ack-fast',
+      ackFast: ackFastQueue({ worker: { maxAttempts: 3, backoff: () => 1000 } }),
       now: () => now,
       tolerance: 10 ** 9,
       onError,
-      worker: { maxAttempts: 3, backoff: () => 1000 },
       handlers: {
         'pet.adopted': () => {
           calls++;
@@ -604,8 +604,7 @@ describe('createReceiver: ack-fast mode', () => {
     const receiver = createReceiver(petstore, {
       secret: SECRET,
       store: memoryStore(),
-      mode: 'ack-fast',
-      worker: { pollMs: 60_000 },
+      ackFast: ackFastQueue({ worker: { pollMs: 60_000 } }),
       handlers: { 'pet.adopted': (e) => resolveHandled(e.data.petId) },
     });
     receiver.startWorker();

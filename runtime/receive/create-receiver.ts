@@ -7,7 +7,6 @@
  * the same claim → handler → done steps later.
  */
 
-import { nodeHandler } from '../adapters/node-http.js';
 import { webHandler } from '../adapters/web.js';
 import { bodyTooLarge, toBytes } from '../bytes.js';
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
@@ -16,27 +15,22 @@ import type { DeliverySpan } from '../otel/types.js';
 import type { HandshakeResponse, PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
 import type { RawBody, Secret } from '../signing/scheme.js';
 import { keyList, missingVerificationKey } from '../signing/verification-key.js';
-import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type EventQueue, type IdempotencyStore } from '../stores/types.js';
-import { type QueuedPayload, queueProcessor } from './ack-fast.js';
+import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type IdempotencyStore } from '../stores/types.js';
+import type { AckFastMode } from './ack-fast-mode.js';
 import { Completions } from './completion.js';
-import { contractHandshakes } from './contract-handshakes.js';
+import type { ContractHandshakes } from './contract-handshakes.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
-import { type AnyHandler, headerRecord, isThenable } from './handler-event.js';
+import { type AnyHandler, isThenable } from './handler-event.js';
 import { Listeners } from './listeners.js';
 import { consoleLogger, elapsed, reportResult, safeLog, safely } from './observe.js';
 import { bodyParser, contentId, providerOf, type ReceiverParts } from './parts.js';
 import { type Checked, policyCheck } from './policy.js';
 import { errorResult, statusResult, toWebhookError } from './respond.js';
-import { type Ids, type RunContext, storeFailure } from './run-context.js';
+import type { Ids, RunContext } from './run-context.js';
 import { plainRun } from './run-plain.js';
 import { transactionalRun } from './run-transactional.js';
-import {
-  answersInProcess,
-  DEFAULT_STORE_TIMEOUT_MS,
-  queueWithDeadline,
-  storeWithDeadline,
-} from './store-deadline.js';
-import { endSpan, phaseOf, tracedHandler } from './trace-phases.js';
+import { answersInProcess, DEFAULT_STORE_TIMEOUT_MS, storeWithDeadline } from './store-deadline.js';
+import { endSpan, inPhase, phaseOf, tracedHandler } from './trace-phases.js';
 import type {
   CommonReceiverOptions,
   ErrorContext,
@@ -46,7 +40,7 @@ import type {
   Receiver,
   ReceiverOptions,
 } from './types.js';
-import { QueueWorker } from './worker.js';
+import { verificationAnswer } from './verification-event.js';
 
 /** Default body cap: 5 MiB (GitHub's largest payloads are capped at 25 MB; raise it if you need them). */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -114,14 +108,24 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   const logger = o.logger ?? consoleLogger;
   const hooks = o.hooks;
   const tracing = o.tracing;
-  const queue = o.queue ?? store?.queue;
   // Providers with short deadlines (Slack 3 s, Discord) default to ack-fast when the store can queue
-  // durably (SQLite, PostgreSQL, or an explicit `queue`); with one that cannot (Redis, memory) they stay
-  // inline rather than refuse to start. A defaulted ack-fast runs its worker in this process, started on
-  // the first queued event, so nothing waits on a `startWorker()` the user never called.
-  const durableQueue = o.queue !== undefined || (store?.queue !== undefined && store.name !== 'memory');
-  const autoWorker = o.mode === undefined && provider?.defaultMode === 'ack-fast' && durableQueue;
-  const mode = o.mode ?? (autoWorker ? 'ack-fast' : 'inline');
+  // durably (SQLite, PostgreSQL); with one that cannot (Redis, memory) they stay inline rather than
+  // refuse to start. A defaulted ack-fast runs its worker in this process, started on the first queued
+  // event, so nothing waits on a `startWorker()` the user never called. `ackFast: false` opts out.
+  const autoWorker =
+    o.ackFast === undefined &&
+    provider?.defaultMode === 'ack-fast' &&
+    store?.queue !== undefined &&
+    store.name !== 'memory' &&
+    parts.ackFast !== undefined;
+  const ackFast = (autoWorker ? parts.ackFast : o.ackFast || undefined) as AckFastMode | undefined;
+  const legacy = o as { mode?: unknown; queue?: unknown; worker?: unknown };
+  if (legacy.mode !== undefined || legacy.queue !== undefined || legacy.worker !== undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      'mode, queue and worker are now ackFast: ackFastQueue({ queue, worker }) (or ackFast: false for inline)',
+    );
+  }
   const storeTimeoutMs = o.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   if (!(storeTimeoutMs >= 0)) {
     throw new WebhookError(
@@ -142,12 +146,6 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
       `transactional: true needs a store with transactions (got ${store?.name})`,
     );
   }
-  if (mode === 'ack-fast' && queue === undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      'ack-fast mode needs a durable queue: a SQLite/PostgreSQL store or `queue`',
-    );
-  }
   const missing = missingVerificationKey(contract.signature, o, 'createReceiver', contract.name);
   if (missing) throw missing;
   // Also handed to the preset's handshakes (Zoom answers with an HMAC; Twitch and Graph call hooks).
@@ -161,18 +159,31 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   const scheme = o.scheme ?? parts.scheme(contract.signature, presetOptions);
   // A preset answers its provider's handshakes; any other contract answers the ones it declares and
   // the sender's endpoint verification event (unless it declares an event of that name itself).
-  const ownHandshakes =
-    provider === undefined
-      ? contractHandshakes(
-          contract.handshakes ?? [],
-          keyList(o.secret as Secret | readonly Secret[] | undefined),
-          {
-            verificationEvent: !Object.hasOwn(contract.events, 'webhook.verification'),
+  const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
+  const declared = contract.handshakes ?? [];
+  if (provider === undefined && declared.length > 0 && parts.handshakes === undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      `"${contract.name}" declares handshakes: its parts need contractHandshakes`,
+    );
+  }
+  // One shape for both: `before` answers unsigned handshakes, `after` signed ones (after verify).
+  const preflight = provider?.preflight;
+  const handshakes: ContractHandshakes | undefined =
+    provider !== undefined
+      ? {
+          ...(preflight === undefined ? {} : { before: async (r) => preflight(r, presetOptions) }),
+          after: (r, body) => provider.handshake(r.headers, body, presetOptions),
+        }
+      : declared.length > 0 && parts.handshakes !== undefined
+        ? parts.handshakes(declared, keyList(o.secret as Secret | readonly Secret[] | undefined), {
+            verificationEvent,
             verifyToken: o.verifyToken,
-          },
-        )
-      : undefined;
-  const dispatch = createDispatcher(contract);
+          })
+        : verificationEvent
+          ? { after: (_r, body) => verificationAnswer(body) }
+          : undefined;
+  const dispatch = createDispatcher(contract, parts.envelope);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
   const keyOf = (id: string): string => `${contract.name}:${id}`;
   const retryAfter = String(Math.max(1, Math.ceil(leaseMs / 1000)));
@@ -233,9 +244,28 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   };
   /** Claim → handler → done, or the transactional equivalent. Never throws. */
   const run = o.transactional === true && store !== undefined ? transactionalRun(ctx) : plainRun(ctx);
-  const boundedQueue = queue === undefined ? undefined : queueWithDeadline(queue, storeTimeoutMs, now);
 
   const handlerFor = (name: string | undefined): AnyHandler | undefined => listeners.handlerFor(name);
+  const queued = ackFast?.build({
+    store,
+    storeTimeoutMs,
+    now,
+    leaseMs,
+    keyOf,
+    run,
+    handlerFor,
+    check,
+    fail,
+    report: (error) => report(error, { outcome: 'failed' }),
+    hooks,
+    tracing,
+  });
+  if (ackFast !== undefined && queued === undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      'ack-fast needs a durable queue: a SQLite/PostgreSQL store or `queue`',
+    );
+  }
 
   const receive = async (request: ReceiveRequest, span: DeliverySpan | undefined): Promise<ReceiveResult> => {
     const context: { id?: string; type?: string } = {};
@@ -245,52 +275,23 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
         throw bodyTooLarge(maxBodyBytes);
       }
       const url = request.url;
-      // Unsigned provider handshakes (Meta GET, Graph validationToken, Okta GET, CloudEvents OPTIONS):
-      // answered before verification and before dedupe; the preset checks what the provider sends.
-      if (provider?.preflight !== undefined) {
-        const early = await provider.preflight(
-          { method: request.method, url, headers: request.headers, body: bytes },
-          presetOptions,
-        );
+      const asked = { method: request.method, url, headers: request.headers, body: bytes };
+      // Unsigned handshakes (Meta GET, Graph validationToken, Okta GET, CloudEvents OPTIONS): answered
+      // before verification and before dedupe; the preset or contract checks what the provider sends.
+      if (handshakes?.before !== undefined) {
+        const early = await handshakes.before(asked);
         if (early !== undefined) return handshakeResult(early);
       }
-      if (ownHandshakes?.before !== undefined) {
-        const early = await ownHandshakes.before({
-          method: request.method,
-          url,
-          headers: request.headers,
-          body: bytes,
-        });
-        if (early !== undefined) return handshakeResult(early);
-      }
-      const endVerify = phaseOf(span, 'verify');
       const verifyStarted = hooks?.verified === undefined ? 0 : performance.now();
-      let verified: Awaited<ReturnType<typeof scheme.verify>>;
-      try {
-        const verifying = scheme.verify(
-          url === undefined
-            ? { headers: request.headers, body: bytes }
-            : { headers: request.headers, body: bytes, url },
-        );
-        verified = isThenable(verifying) ? await verifying : verifying;
-      } catch (error) {
-        endVerify(error);
-        throw error;
-      }
-      endVerify();
+      const verifying = inPhase(span, 'verify', () =>
+        scheme.verify(url === undefined ? { headers: request.headers, body: bytes } : { ...asked, url }),
+      );
+      const verified = isThenable(verifying) ? await verifying : verifying;
       if (hooks?.verified !== undefined) safely(hooks.verified, { durationMs: elapsed(verifyStarted) });
       const body = parseBody(bytes, request.headers);
-      const handshaking = provider?.handshake(request.headers, body, presetOptions);
-      const handshake = isThenable(handshaking) ? await handshaking : handshaking;
-      if (handshake !== undefined) return handshakeResult(handshake);
-      if (ownHandshakes !== undefined) {
-        const answering = ownHandshakes.after(
-          { method: request.method, url, headers: request.headers, body: bytes },
-          body,
-        );
-        const own = isThenable(answering) ? await answering : answering;
-        if (own !== undefined) return handshakeResult(own);
-      }
+      const answering = handshakes?.after(asked, body);
+      const answer = isThenable(answering) ? await answering : answering;
+      if (answer !== undefined) return handshakeResult(answer);
       const x = dispatch(body, request.headers, verified);
       const id = provider?.eventId(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
       context.id = id;
@@ -321,38 +322,16 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
         }
         return statusResult(200, 'ignored', 'ignored', context);
       }
-      let validated: Checked;
-      if (x.event === undefined) validated = { data: x.data, issues: [] };
-      else {
-        const endValidate = phaseOf(span, 'validate');
-        try {
-          const checking = check(x.event, x.data, x.dataPointer, { id, type: x.event });
-          validated = checking instanceof Promise ? await checking : checking;
-        } catch (error) {
-          endValidate(error);
-          throw error;
-        }
-        endValidate();
-      }
-      if (mode === 'ack-fast') {
-        const headers = headerRecord(request.headers);
-        const payload: QueuedPayload = {
-          v: 1,
-          event: x.event ?? null,
-          type: x.event ?? x.type,
-          id,
-          timestamp: x.timestamp?.getTime() ?? null,
-          data: x.data,
-          dataPointer: x.dataPointer,
-          headers,
-        };
-        await (boundedQueue as EventQueue)
-          .enqueue(keyOf(id), JSON.stringify(payload), { now: now() })
-          .catch((error: unknown) => {
-            throw storeFailure(error);
-          });
-        if (autoWorker) worker?.start();
-        worker?.wake();
+      const event = x.event;
+      const checking: Checked | Promise<Checked> =
+        event === undefined
+          ? { data: x.data, issues: [] }
+          : inPhase(span, 'validate', () => check(event, x.data, x.dataPointer, { id, type: event }));
+      const validated = isThenable(checking) ? await checking : checking;
+      if (queued !== undefined) {
+        await queued.enqueue(x, id, request.headers);
+        if (autoWorker) queued.worker.start();
+        queued.worker.wake();
         const ack = provider?.acknowledgement;
         if (ack !== undefined) {
           // The provider expects a specific answer to a queued event (Discord: an empty 204).
@@ -405,30 +384,8 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     return result;
   };
 
-  const worker =
-    mode === 'ack-fast' && boundedQueue !== undefined
-      ? new QueueWorker({
-          queue: boundedQueue,
-          now,
-          leaseMs,
-          process: queueProcessor({
-            queue: boundedQueue,
-            now,
-            leaseMs,
-            worker: o.worker ?? {},
-            run,
-            handlerFor,
-            check,
-            fail,
-            hooks,
-            tracing,
-          }),
-          onLoopError: (error) => report(storeFailure(error), { outcome: 'failed' }),
-          options: o.worker ?? {},
-        })
-      : undefined;
-
-  const requireWorker = (): QueueWorker => {
+  const worker = queued?.worker;
+  const requireWorker = (): NonNullable<typeof worker> => {
     if (worker === undefined)
       throw new WebhookError('invalid_config', 'The worker exists in ack-fast mode only');
     return worker;
@@ -455,7 +412,12 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     reject,
     maxBodyBytes,
     fetch: (request: Request) => fetchHandler(request),
-    node: () => nodeHandler(receiver),
+    node: () => {
+      if (parts.node === undefined) {
+        throw new WebhookError('invalid_config', 'receiver.node() is on Node only (use receiver.fetch)');
+      }
+      return parts.node(receiver);
+    },
     startWorker: () => requireWorker().start(),
     drain: () => requireWorker().drain(),
     stop: async () => {

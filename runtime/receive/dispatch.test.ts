@@ -5,6 +5,7 @@ import type { Contract } from '../contract.js';
 import { standardWebhookHeaders } from '../signing/standard-webhooks.js';
 import { memoryStore } from '../stores/memory.js';
 import { createDispatcher } from './dispatch.js';
+import { envelopeReader } from './envelope-reader.js';
 import { createReceiver } from './receiver-web.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -24,7 +25,7 @@ const batch: Contract<BatchEvents> = {
 
 describe('createDispatcher', () => {
   it("selects by the body's own type value, falling back to the event's key", () => {
-    const dispatch = createDispatcher(batch);
+    const dispatch = createDispatcher(batch, envelopeReader);
     expect(dispatch({ type: 'batch.completed', data: { id: 'b' } }, {}, { id: 'msg_1' })).toMatchObject({
       event: 'batch_completed',
       id: 'msg_1',
@@ -37,13 +38,16 @@ describe('createDispatcher', () => {
   });
 
   it('a match value wins over another event named like it', () => {
-    const dispatch = createDispatcher({
-      ...(batch as Contract),
-      events: {
-        a: { schema: z.unknown(), match: { body: 'b' } },
-        b: { schema: z.unknown(), match: { body: 'c' } },
+    const dispatch = createDispatcher(
+      {
+        ...(batch as Contract),
+        events: {
+          a: { schema: z.unknown(), match: { body: 'b' } },
+          b: { schema: z.unknown(), match: { body: 'c' } },
+        },
       },
-    });
+      envelopeReader,
+    );
     expect(dispatch({ type: 'b', data: 1 }, {}, {}).event).toBe('a');
     expect(dispatch({ type: 'c', data: 1 }, {}, {}).event).toBe('b');
     expect(dispatch({ type: 'a', data: 1 }, {}, {}).event).toBe('a');
@@ -61,20 +65,33 @@ describe('createDispatcher', () => {
       envelope: { kind: 'bare' },
       selector: { kind: 'schema' },
     };
-    const dispatch = createDispatcher(contract);
+    const dispatch = createDispatcher(contract, envelopeReader);
     expect(dispatch({ invoice: {}, daysOverdue: 2 }, {}, {}).event).toBe('overdue');
     expect(dispatch({ amount: 1 }, {}, {}).event).toBe('invoice');
     const both = dispatch({ amount: 1, note: 'x' }, {}, {});
     expect(both.event).toBeUndefined();
     expect(both.type).toContain('ambiguous');
     expect(dispatch({ nothing: true }, {}, {}).event).toBeUndefined();
-    const single = createDispatcher({ ...contract, events: { only: { schema: z.number() } } });
+    const single = createDispatcher(
+      { ...contract, events: { only: { schema: z.number() } } },
+      envelopeReader,
+    );
     expect(single('not a number', {}, {}).event).toBe('only');
+  });
+
+  it('an enveloped contract without the envelope part is invalid_config', () => {
+    expect(() => createDispatcher(batch, undefined)).toThrow(/envelopeReader/);
+    expect(() =>
+      createDispatcher({ ...(batch as Contract), envelope: { kind: 'bare' } }, undefined),
+    ).not.toThrow();
   });
 
   it('refuses an envelope-type selector over an envelope without a type field', () => {
     expect(() =>
-      createDispatcher({ ...(batch as Contract), envelope: { kind: 'envelope', absent: ['type'] } }),
+      createDispatcher(
+        { ...(batch as Contract), envelope: { kind: 'envelope', absent: ['type'] } },
+        envelopeReader,
+      ),
     ).toThrow(/type field/);
   });
 });
@@ -135,18 +152,21 @@ describe('unknown events are never a silent 200', () => {
 
 describe('body selector with a schema fallback', () => {
   it('selects by the field where the body has it, by schema where it has none', () => {
-    const dispatch = createDispatcher({
-      name: 'mixed',
-      events: {
-        'merchant.created': {
-          schema: z.object({ type: z.literal('merchant.created'), data: z.object({}) }),
+    const dispatch = createDispatcher(
+      {
+        name: 'mixed',
+        events: {
+          'merchant.created': {
+            schema: z.object({ type: z.literal('merchant.created'), data: z.object({}) }),
+          },
+          'terminal.assigned': { schema: z.object({ uniqueTerminalId: z.string() }) },
         },
-        'terminal.assigned': { schema: z.object({ uniqueTerminalId: z.string() }) },
+        signature: { kind: 'none' },
+        envelope: { kind: 'bare' },
+        selector: { kind: 'body', field: 'type', fallback: 'schema' },
       },
-      signature: { kind: 'none' },
-      envelope: { kind: 'bare' },
-      selector: { kind: 'body', field: 'type', fallback: 'schema' },
-    });
+      envelopeReader,
+    );
     expect(dispatch({ type: 'merchant.created', data: {} }, {}, {}).event).toBe('merchant.created');
     expect(dispatch({ uniqueTerminalId: 'T1' }, {}, {}).event).toBe('terminal.assigned');
     expect(dispatch({ type: 'other', uniqueTerminalId: 'T1' }, {}, {}).event).toBeUndefined();
@@ -160,17 +180,20 @@ describe('schema selector: the most specific schema wins', () => {
       schema: z.looseObject(Object.fromEntries(fields.map((f) => [f, z.unknown().optional()]))),
       fields,
     });
-    const dispatch = createDispatcher({
-      name: 'lights',
-      events: {
-        lightMeasured: loose(['id', 'lumens', 'sentAt']),
-        turnOnOff: loose(['command', 'sentAt']),
-        dimLight: loose(['percentage', 'sentAt']),
+    const dispatch = createDispatcher(
+      {
+        name: 'lights',
+        events: {
+          lightMeasured: loose(['id', 'lumens', 'sentAt']),
+          turnOnOff: loose(['command', 'sentAt']),
+          dimLight: loose(['percentage', 'sentAt']),
+        },
+        signature: { kind: 'none' },
+        envelope: { kind: 'bare' },
+        selector: { kind: 'schema' },
       },
-      signature: { kind: 'none' },
-      envelope: { kind: 'bare' },
-      selector: { kind: 'schema' },
-    });
+      envelopeReader,
+    );
     expect(dispatch({ id: 1, lumens: 3, sentAt: 'x' }, {}, {}).event).toBe('lightMeasured');
     expect(dispatch({ command: 'on', sentAt: 'x' }, {}, {}).event).toBe('turnOnOff');
     expect(dispatch({ sentAt: 'x' }, {}, {}).event).toBeUndefined();

@@ -6,11 +6,11 @@
  * `reportUnknown` (never a silent 2xx).
  */
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
-import { envelopeFields, parseEnvelope } from '../envelope.js';
 import { WebhookError } from '../errors.js';
 import { getHeader } from '../headers.js';
 import { unsignedIdHeader } from '../signing/hmac-scheme-core.js';
 import type { HeadersInput, VerifiedDelivery } from '../signing/scheme.js';
+import type { envelopeReader } from './envelope-reader.js';
 
 export interface Extracted {
   /** Stable delivery/event id, when the transport or the envelope carries one. */
@@ -95,9 +95,20 @@ function bySchema(
   };
 }
 
-export function createDispatcher<M extends EventMapBase>(contract: Contract<M>): Dispatcher {
+/** `readEnvelope`: the `envelope` part, required by an enveloped contract (`invalid_config` without). */
+export function createDispatcher<M extends EventMapBase>(
+  contract: Contract<M>,
+  readEnvelope: typeof envelopeReader | undefined,
+): Dispatcher {
   const { envelope, selector } = contract;
-  const names = envelope.kind === 'envelope' ? envelopeFields(envelope) : undefined;
+  if (envelope.kind === 'envelope' && readEnvelope === undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      `"${contract.name}" has an envelope: its parts need envelopeReader`,
+    );
+  }
+  const reader = envelope.kind === 'envelope' ? readEnvelope?.(envelope) : undefined;
+  const names = reader?.names;
   const dataPointer = names === undefined ? '' : `/${escapePointer(names.data)}`;
   const unsignedId = unsignedIdHeader(contract.signature);
   if (selector.kind === 'envelope-type' && names?.absent.has('type')) {
@@ -143,14 +154,14 @@ export function createDispatcher<M extends EventMapBase>(contract: Contract<M>):
     let envelopeId: string | undefined;
     let envelopeType: string | undefined;
     let timestamp: Date | undefined;
-    if (envelope.kind === 'envelope') {
+    if (reader !== undefined) {
       // parseEnvelope also accepts JSON text; a body that is a JSON string must not be parsed twice.
       if (!isRecord(body)) {
         throw new WebhookError('invalid_envelope', 'The body must be a JSON object (an event envelope)', {
           details: { pointer: '' },
         });
       }
-      const parsed = parseEnvelope(envelope, body);
+      const parsed = reader.read(body);
       data = parsed.data;
       envelopeId = parsed.id;
       envelopeType = parsed.type;

@@ -1,16 +1,21 @@
 /** The receiver: verify → replay window → parse → validate → claim → handle → done; ack-fast queue. */
+export { type AckFastOptions, ackFastQueue } from './ack-fast-mode.js';
+export { contractHandshakes } from './contract-handshakes.js';
 export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 export { decodeBody } from './decode-body.js';
+export { type EnvelopeReader, envelopeReader } from './envelope-reader.js';
 export type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './hooks.js';
-export { presetParts, type ReceiverParts, schemeParts } from './parts.js';
+export { type ReceiverParts, schemeParts } from './parts.js';
 export {
   asymmetricParts,
   hmacParts,
+  presetParts,
   standardWebhooksParts,
   unsignedParts,
 } from './parts-node.js';
 export { createParser, createReceiver } from './receiver-node.js';
 export type {
+  AckFast,
   AnyReceivedEvent,
   CommonReceiverOptions,
   DedupeOptions,

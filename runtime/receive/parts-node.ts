@@ -1,26 +1,37 @@
-/** The signature parts of one scheme kind on node:crypto, for generated receivers (twins of `parts-web.ts`). */
+/**
+ * The signature parts of one scheme kind on node:crypto, for generated receivers (twins of
+ * `parts-web.ts`), each with the node:http adapter behind `receiver.node()` (Node only).
+ */
+import { nodeHandler } from '../adapters/node-http.js';
+import type { ProviderPreset } from '../presets/types.js';
 import { type AsymmetricOptions, asymmetricScheme } from '../signing/asymmetric-scheme.js';
 import { hmacScheme } from '../signing/hmac-scheme.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { standardWebhooks } from '../signing/standard-webhooks.js';
-import { type ReceiverParts, schemeParts } from './parts.js';
+import { type ReceiverParts, schemeParts, presetParts as webPresetParts } from './parts.js';
 
 /** Standard Webhooks contracts (the default signature). */
-export const standardWebhooksParts: ReceiverParts = /* @__PURE__ */ schemeParts(
-  'standard-webhooks',
-  (_c, o) => standardWebhooks(o),
-);
+export const standardWebhooksParts: ReceiverParts = {
+  ...schemeParts('standard-webhooks', (_c, o) => standardWebhooks(o)),
+  node: nodeHandler,
+};
 
 /** `kind: hmac` contracts. */
-export const hmacParts: ReceiverParts = /* @__PURE__ */ schemeParts('hmac', hmacScheme);
+export const hmacParts: ReceiverParts = { ...schemeParts('hmac', hmacScheme), node: nodeHandler };
 
 // The twin of resolve.ts's `noSignature` (that file binds every preset).
 const unsigned: SignatureScheme = { name: 'none', sign: () => ({}), verify: () => ({}) };
 
 /** Unsigned contracts (`kind: none`). */
-export const unsignedParts: ReceiverParts = /* @__PURE__ */ schemeParts('none', () => unsigned);
+export const unsignedParts: ReceiverParts = { ...schemeParts('none', () => unsigned), node: nodeHandler };
 
 /** `kind: asymmetric` contracts (key pairs on Web Crypto, the same on every runtime). */
-export const asymmetricParts: ReceiverParts = /* @__PURE__ */ schemeParts('asymmetric', (c, o) =>
-  asymmetricScheme(c, o as AsymmetricOptions),
-);
+export const asymmetricParts: ReceiverParts = {
+  ...schemeParts('asymmetric', (c, o) => asymmetricScheme(c, o as AsymmetricOptions)),
+  node: nodeHandler,
+};
+
+/** The parts of one provider preset (its scheme and its rules; nothing of the other presets). */
+export function presetParts(preset: ProviderPreset): ReceiverParts {
+  return { ...webPresetParts(preset), node: nodeHandler };
+}

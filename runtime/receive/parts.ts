@@ -3,13 +3,19 @@
  * that: the signature scheme factory (Web Crypto or node:crypto, per entry), the provider's rules for
  * a preset contract, and the form/multipart decoder for a contract with `bodies`. The entries'
  * `createReceiver`/`createParser` pass every part (any contract works); generated receivers pass
- * `standardWebhooksParts`, `hmacParts`, `unsignedParts` or `presetParts(<name>Preset)` alone.
+ * `standardWebhooksParts`, `hmacParts`, `unsignedParts` or `presetParts(<name>Preset)`, plus
+ * `contractHandshakes` for declared handshakes and `ackFastQueue()` for a preset that defaults to
+ * ack-fast. The Node entry's parts add `node` (`receiver.node()`); the Web entry's never do.
  */
+import type { ReceiverLike } from '../adapters/types.js';
 import { toText } from '../bytes.js';
 import type { BodyFormats, Contract, EventMapBase, SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import type { PresetName, PresetOptions, ProviderDescriptor, ProviderPreset } from '../presets/types.js';
 import type { HeadersInput, SchemeOptions, SignatureScheme } from '../signing/scheme.js';
+import type { contractHandshakes } from './contract-handshakes.js';
+import { envelopeReader } from './envelope-reader.js';
+import type { AckFast, NodeHandler } from './types.js';
 
 /** What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one kind's. */
 export type SchemeFactory = (
@@ -24,6 +30,14 @@ export interface ReceiverParts {
   readonly provider?: (name: PresetName) => ProviderDescriptor;
   /** The decoder of a contract that declares `bodies` (form-encoded, multipart). */
   readonly decodeBody?: (formats: BodyFormats, bytes: Uint8Array, headers: HeadersInput) => unknown;
+  /** Reads an enveloped contract's envelope; in every scheme's parts, not in `presetParts` (bare bodies). */
+  readonly envelope?: typeof envelopeReader;
+  /** The answers to the handshakes a contract declares (`x-gen-webhooks.handshakes`). */
+  readonly handshakes?: typeof contractHandshakes;
+  /** `receiver.node()`: the node:http adapter (the Node entry's parts; a Web bundle has none). */
+  readonly node?: (receiver: ReceiverLike) => NodeHandler;
+  /** The ack-fast mode of a preset that defaults to it (Slack, Discord, …), used when the store queues durably. */
+  readonly ackFast?: AckFast;
 }
 
 /** The parts of contracts signed with one scheme kind (`invalid_config` for a contract of another). */
@@ -41,6 +55,7 @@ export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>
       }
       return make(config as Extract<SignatureConfig, { readonly kind: K }>, options);
     },
+    envelope: envelopeReader,
   };
 }
 

@@ -3,16 +3,28 @@
  * node:crypto (synchronous verification: the fast path `bench/verify.bench.ts` measures).
  * Generated receivers pass their contract's parts alone (`parts-node.ts`).
  */
+import { nodeHandler } from '../adapters/node-http.js';
 import type { Contract, EventMapBase } from '../contract.js';
 import { getDescriptor } from '../presets/catalog.js';
 import { createSignatureScheme } from '../signing/resolve.js';
+import { ackFastQueue } from './ack-fast-mode.js';
+import { contractHandshakes } from './contract-handshakes.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
+import { envelopeReader } from './envelope-reader.js';
 import type { ReceiverParts } from './parts.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
 import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
 
-const allParts: ReceiverParts = { scheme: createSignatureScheme, provider: getDescriptor, decodeBody };
+const allParts: ReceiverParts = {
+  scheme: createSignatureScheme,
+  provider: getDescriptor,
+  decodeBody,
+  envelope: envelopeReader,
+  handshakes: contractHandshakes,
+  ackFast: /* @__PURE__ */ ackFastQueue(),
+  node: nodeHandler,
+};
 
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,

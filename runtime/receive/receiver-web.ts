@@ -6,13 +6,23 @@
 import type { Contract, EventMapBase } from '../contract.js';
 import { getDescriptor } from '../presets/catalog.js';
 import { createSignatureSchemeWeb } from '../signing/resolve-web.js';
+import { ackFastQueue } from './ack-fast-mode.js';
+import { contractHandshakes } from './contract-handshakes.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
+import { envelopeReader } from './envelope-reader.js';
 import type { ReceiverParts } from './parts.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
 import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
 
-const allParts: ReceiverParts = { scheme: createSignatureSchemeWeb, provider: getDescriptor, decodeBody };
+const allParts: ReceiverParts = {
+  scheme: createSignatureSchemeWeb,
+  provider: getDescriptor,
+  decodeBody,
+  envelope: envelopeReader,
+  handshakes: contractHandshakes,
+  ackFast: /* @__PURE__ */ ackFastQueue(),
+};
 
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
   contract: Contract<M>,

@@ -16,6 +16,35 @@ export function phaseOf(span: DeliverySpan | undefined, name: 'verify' | 'valida
   };
 }
 
+/**
+ * `work` inside one phase span, ended with the error when it throws or rejects. A synchronous value
+ * stays synchronous (Node's verification adds no promise).
+ */
+export function inPhase<T>(
+  span: DeliverySpan | undefined,
+  name: 'verify' | 'validate',
+  work: () => T | Promise<T>,
+): T | Promise<T> {
+  const end = phaseOf(span, name);
+  const fail = (error: unknown): never => {
+    end(error);
+    throw error;
+  };
+  try {
+    const value = work();
+    if (isThenable(value)) {
+      return value.then((done) => {
+        end();
+        return done;
+      }, fail);
+    }
+    end();
+    return value;
+  } catch (error) {
+    return fail(error);
+  }
+}
+
 export function tracedHandler(handler: AnyHandler, span: DeliverySpan): AnyHandler {
   return (event) => {
     const end = phaseOf(span, 'handle');

@@ -133,8 +133,8 @@ createReceiver(petstore, { secret: SECRET, dedupe: false, transactional: true, h
 // Option values are checked too.
 // @ts-expect-error TS2322 `'"lenient"' is not assignable to type 'ValidationPolicy` (strict, report, off)
 createReceiver(petstore, { secret: SECRET, store, validation: 'lenient', handlers: {} });
-// @ts-expect-error TS2322 `'"background"' is not assignable`
-createReceiver(petstore, { secret: SECRET, store, mode: 'background', handlers: {} });
+// @ts-expect-error TS2322 `Type 'true' is not assignable to type 'false | AckFast` (ackFast takes ackFastQueue())
+createReceiver(petstore, { secret: SECRET, store, ackFast: true, handlers: {} });
 
 // receiver.on / onAny / onUnknown: names checked, payloads narrowed, tx carried; handlers optional.
 const listening = createReceiver(petstore, { secret: SECRET, store });

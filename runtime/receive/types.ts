@@ -5,7 +5,7 @@ import type { WebhookError } from '../errors.js';
 import type { ReceiveTracing } from '../otel/types.js';
 import type { PresetOptions } from '../presets/types.js';
 import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
-import type { EventQueue, IdempotencyStore } from '../stores/types.js';
+import type { IdempotencyStore } from '../stores/types.js';
 import type { Tolerance } from '../timestamp.js';
 import type { ReceiveOutcome, ReceiverHooks, ReceiverLogger } from './hooks.js';
 
@@ -103,6 +103,11 @@ export interface WorkerOptions {
   readonly backoff?: (attempt: number) => number;
 }
 
+/** The ack-fast mode, as `ackFastQueue()` makes it (what it holds is the receiver's business). */
+export interface AckFast {
+  readonly mode: 'ack-fast';
+}
+
 export interface CommonReceiverOptions<M extends EventMapBase> {
   /** Signing secret(s) for the contract's signature scheme; several during a rotation. */
   readonly secret?: Secret | readonly Secret[];
@@ -146,11 +151,12 @@ export interface CommonReceiverOptions<M extends EventMapBase> {
   readonly maxBodyBytes?: number;
   /** Called for every rejected or failed delivery (never throws into the response). */
   readonly onError?: (error: WebhookError, context: ErrorContext) => void;
-  /** `inline` (default): run the handler before answering. `ack-fast`: queue durably, answer, process in a worker. */
-  readonly mode?: 'inline' | 'ack-fast';
-  /** Queue for ack-fast mode. Default `store.queue`. */
-  readonly queue?: EventQueue;
-  readonly worker?: WorkerOptions;
+  /**
+   * `ackFastQueue({ queue?, worker? })`: queue each verified event durably, answer at once, process it
+   * in a worker. Without it the handler runs before the answer (inline), except for a preset that
+   * defaults to ack-fast (Slack, Discord, …) with a store that queues durably; `false` keeps those inline.
+   */
+  readonly ackFast?: AckFast | false;
   /** Lease-owner token generator (injectable for tests). Default: a random UUID per receiver plus a counter. */
   readonly token?: () => string;
   /** Where warnings and errors go (pino, console, …). Default: the console, warnings and errors only. */

@@ -88,7 +88,7 @@ export function createParserWith<M extends EventMapBase>(
       ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
       now,
     });
-  const dispatch = createDispatcher(contract);
+  const dispatch = createDispatcher(contract, parts.envelope);
   const parseBody = bodyParser(contract, parts, provider);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
 

@@ -24,9 +24,19 @@ function inlineSources(): string[] {
   const files = new Set<string>();
   for (const signature of signatures) {
     for (const bodies of [undefined, { form: true }]) {
-      const model = { signature, ...(bodies === undefined ? {} : { bodies }) } as unknown as ContractModel;
-      for (const file of inlineRuntimeFiles('test', model).keys())
-        files.add(file === 'index.ts' ? 'inline.ts' : file);
+      // Every part an emitted receiver may import: the body decoder, declared handshakes, the envelope.
+      for (const extra of [
+        { envelope: { kind: 'bare' } },
+        { envelope: { kind: 'envelope' }, handshakes: [{ kind: 'cloudevents', allowedOrigins: '*' }] },
+      ]) {
+        const model = {
+          signature,
+          ...extra,
+          ...(bodies === undefined ? {} : { bodies }),
+        } as unknown as ContractModel;
+        for (const file of inlineRuntimeFiles('test', model).keys())
+          files.add(file === 'index.ts' ? 'inline.ts' : file);
+      }
     }
   }
   return [...files].sort();

@@ -71,12 +71,12 @@ describe('provider default receive mode', () => {
     expect(effects).toEqual(['hi from Ev0INLINE']);
   });
 
-  it('an explicit mode wins over the preset default', async () => {
+  it('ackFast: false wins over the preset default', async () => {
     const db = new Database(':memory:');
     const receiver = createReceiver(slackContract, {
       secret: slackSecret,
       store: sqliteStore(db, { table: 'presets_default_mode_explicit' }),
-      mode: 'inline',
+      ackFast: false,
       handlers: { app_mention: () => undefined },
     });
     expect((await receiver.handle(await slackDelivery('Ev0EXPLICIT'))).outcome).toBe('processed');

@@ -57,7 +57,7 @@ async function serve(preset: PresetName, secret: string | string[], options: Pre
     secret,
     preset: options,
     store,
-    mode: 'inline',
+    ackFast: false,
     handlers: {},
     unknownEvent: (event: unknown) => void dispatched.push(event),
   } as never);

@@ -16,7 +16,7 @@ import {
   providerContract,
   providers,
 } from '../../runtime/presets/index.js';
-import { createReceiver } from '../../runtime/receive/index.js';
+import { ackFastQueue, createReceiver } from '../../runtime/receive/index.js';
 import { ed25519PrivateKey, rawPublicKey } from '../../runtime/signing/ed25519.js';
 import { encodeHex } from '../../runtime/signing/encoding.js';
 import { memoryStore, sqliteStore } from '../../runtime/stores/index.js';
@@ -175,7 +175,7 @@ describe('slack: ack-fast on SQLite, the same event 10 times', () => {
     const receiver = createReceiver(contract, {
       secret: 'slack-signing-secret',
       store,
-      mode: providers.slack.defaultMode,
+      ...(providers.slack.defaultMode === 'ack-fast' ? { ackFast: ackFastQueue() } : {}),
       handlers: { app_mention: (event) => effects.push(event.data.event.text) },
     });
     const url = `${await listen(receiver.node())}/slack/events`;

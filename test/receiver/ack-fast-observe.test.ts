@@ -16,6 +16,7 @@ import {
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { otelTracing } from '../../runtime/otel/otel-tracing.js';
+import { ackFastQueue } from '../../runtime/receive/ack-fast-mode.js';
 import type { ReceiverHooks } from '../../runtime/receive/hooks.js';
 import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
@@ -46,8 +47,7 @@ function observedReceiver(handler: (petId: string) => void) {
   const receiver = createReceiver(petstore, {
     secret: SECRET,
     store: sqliteStore(new Database(':memory:')),
-    mode: 'ack-fast',
-    worker: { backoff: () => 0 },
+    ackFast: ackFastQueue({ worker: { backoff: () => 0 } }),
     hooks,
     tracing,
     logger: { info() {}, warn() {}, error() {} },

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expressHandler } from '../../runtime/adapters/express.js';
 import { fastifyWebhook } from '../../runtime/adapters/fastify.js';
-import { createReceiver } from '../../runtime/receive/receiver-web.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import { standardWebhookHeaders } from '../../runtime/signing/standard-webhooks.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { adopted, delivery, type PetAdopted, petstore, SECRET } from './fixtures.js';

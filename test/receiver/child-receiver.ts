@@ -9,7 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { createReceiver } from '../../runtime/receive/receiver-web.js';
+import { ackFastQueue } from '../../runtime/receive/ack-fast-mode.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
 import { petstore, SECRET } from './fixtures.js';
@@ -19,6 +20,8 @@ const biz = env('BIZ') ?? 'adoptions';
 const hang = env('HANG');
 const leaseMs = Number(env('LEASE_MS') ?? 30_000);
 const mode = env('MODE') === 'ack-fast' ? 'ack-fast' : 'inline';
+const ackFastOf = (m: string) =>
+  m === 'ack-fast' ? { ackFast: ackFastQueue({ worker: { pollMs: 50 } }) } : {};
 const transactional = env('TX') === '1';
 
 const forever = (): Promise<never> => {
@@ -44,8 +47,7 @@ async function main(): Promise<void> {
       store,
       transactional,
       leaseMs,
-      mode,
-      worker: { pollMs: 50 },
+      ...ackFastOf(mode),
       handlers: { 'pet.adopted': (e) => handler(e) },
     });
   } else {
@@ -63,8 +65,7 @@ async function main(): Promise<void> {
       store,
       transactional,
       leaseMs,
-      mode,
-      worker: { pollMs: 50 },
+      ...ackFastOf(mode),
       handlers: { 'pet.adopted': (e) => handler(e) },
     });
   }

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReceiverHooks, ReceiverLogger } from '../../runtime/receive/hooks.js';
-import { createReceiver } from '../../runtime/receive/receiver-web.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import type { Receiver } from '../../runtime/receive/types.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { adopted, delivery, type PetstoreEvents, petstore, SECRET } from './fixtures.js';

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { performAttempt, setSendTracing } from '../../runtime/deliver/perform-attempt.js';
 import { compileUrlPolicy } from '../../runtime/deliver/url-policy.js';
 import { otelTracing } from '../../runtime/otel/otel-tracing.js';
-import { createReceiver } from '../../runtime/receive/receiver-web.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { adopted, delivery, petstore, SECRET } from './fixtures.js';
 import { type Listening, listen, post } from './http.js';

@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createReceiver } from '../../runtime/receive/receiver-web.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import type { Receiver } from '../../runtime/receive/types.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { redisStore } from '../../runtime/stores/redis.js';

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ackFastQueue } from '../../runtime/receive/ack-fast-mode.js';
 import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
@@ -39,14 +40,15 @@ function ackFast(
   const receiver = createReceiver(petstore, {
     secret: SECRET,
     store,
-    mode: 'ack-fast',
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
-    worker: {
-      concurrency: options.concurrency,
-      pollMs: 20,
-      maxAttempts: options.maxAttempts ?? 10,
-      backoff: () => 10,
-    },
+    ackFast: ackFastQueue({
+      worker: {
+        concurrency: options.concurrency,
+        pollMs: 20,
+        maxAttempts: options.maxAttempts ?? 10,
+        backoff: () => 10,
+      },
+    }),
     handlers: { 'pet.adopted': handler },
   });
   cleanups.push(() => receiver.stop());

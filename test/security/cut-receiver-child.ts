@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import readline from 'node:readline';
 import pg from 'pg';
-import { createReceiver } from '../../runtime/receive/receiver-web.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { petstore, SECRET } from '../receiver/fixtures.js';
 

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSender } from '../../runtime/deliver/sender.js';
 import type { WebhookError } from '../../runtime/errors.js';
-import { createReceiver } from '../../runtime/receive/receiver-web.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import type { ErrorContext, Receiver } from '../../runtime/receive/types.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ackFastQueue } from '../../runtime/receive/ack-fast-mode.js';
 import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
@@ -92,7 +93,7 @@ for (const backend of backends) {
         const receiver = createReceiver(petstore, {
           secret: SECRET,
           store: await backend.create(),
-          mode: 'ack-fast',
+          ackFast: ackFastQueue(),
           handlers: { 'pet.adopted': (event) => void runs.push(event.id) },
         });
         const id = longId();

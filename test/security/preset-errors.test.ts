@@ -245,7 +245,7 @@ describe.each(names)('%s: verify over arbitrary header inputs', (name) => {
       preset: OPTIONS[name],
       store: memoryStore(),
       now,
-      mode: 'inline',
+      ackFast: false,
       handlers: {},
     } as never);
     // Handshakes read headers before verification (GET, OPTIONS): they must refuse the same way.

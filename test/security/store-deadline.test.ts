@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ackFastQueue } from '../../runtime/receive/ack-fast-mode.js';
 import { createReceiver } from '../../runtime/receive/receiver-web.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../../runtime/receive/store-deadline.js';
 import type { ReceiveResult } from '../../runtime/receive/types.js';
@@ -44,7 +45,7 @@ async function receiverOn(store: IdempotencyStore<unknown>, mode: Mode, effects:
     store: store as IdempotencyStore<pg.PoolClient>,
     storeTimeoutMs: DEADLINE_MS,
     transactional: mode === 'transactional',
-    mode: mode === 'ack-fast' ? 'ack-fast' : 'inline',
+    ...(mode === 'ack-fast' ? { ackFast: ackFastQueue() } : {}),
     handlers: { 'pet.adopted': (event) => void effects.push(event.id) },
   } as Parameters<typeof createReceiver>[1]);
   cleanups.push(() => receiver.stop());

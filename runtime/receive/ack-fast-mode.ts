@@ -1,0 +1,90 @@
+/**
+ * `ackFastQueue(options)`: the ack-fast mode as a value handed to the receiver (`ackFast:`), so the
+ * queue, the worker loop and the queued-event runner are in a bundle only when a receiver uses them.
+ * The receiver calls `build` once with what the run path needs and gets back `enqueue` (answer the
+ * delivery once queued durably) and the worker.
+ */
+import type { ReceiveTracing } from '../otel/types.js';
+import type { EventQueue, IdempotencyStore } from '../stores/types.js';
+import { type QueuedPayload, queueProcessor } from './ack-fast.js';
+import type { Extracted } from './dispatch.js';
+import type { AnyHandler } from './handler-event.js';
+import { headerRecord } from './handler-event.js';
+import type { ReceiverHooks } from './hooks.js';
+import type { Check } from './policy.js';
+import { type Ids, type Run, storeFailure } from './run-context.js';
+import { queueWithDeadline } from './store-deadline.js';
+import type { AckFast, ReceiveResult, WorkerOptions } from './types.js';
+import { QueueWorker } from './worker.js';
+
+export interface AckFastOptions {
+  /** The durable queue. Default the store's (SQLite, PostgreSQL; Redis and memory have none). */
+  readonly queue?: EventQueue;
+  readonly worker?: WorkerOptions;
+}
+
+export interface AckFastDeps {
+  readonly store: IdempotencyStore<unknown> | undefined;
+  readonly storeTimeoutMs: number;
+  readonly now: () => number;
+  readonly leaseMs: number;
+  readonly keyOf: (id: string) => string;
+  readonly run: Run;
+  readonly handlerFor: (event: string | undefined) => AnyHandler | undefined;
+  readonly check: Check;
+  readonly fail: (error: unknown, ids: Ids) => ReceiveResult;
+  readonly report: (error: ReturnType<typeof storeFailure>) => void;
+  readonly hooks: ReceiverHooks | undefined;
+  readonly tracing: ReceiveTracing | undefined;
+}
+
+export interface AckFastRun {
+  /** Queues a verified, validated delivery durably (rejects with `store_error`). */
+  readonly enqueue: (x: Extracted, id: string, headers: unknown) => Promise<void>;
+  readonly worker: QueueWorker;
+}
+
+export interface AckFastMode extends AckFast {
+  /** Undefined when no durable queue is at hand (`invalid_config` for an explicit ack-fast). */
+  readonly build: (deps: AckFastDeps) => AckFastRun | undefined;
+}
+
+/** Queue each verified event durably, answer at once, and process it in a worker. */
+export function ackFastQueue(options: AckFastOptions = {}): AckFast {
+  const worker = options.worker ?? {};
+  const mode: AckFastMode = {
+    mode: 'ack-fast',
+    build: (deps) => {
+      const raw = options.queue ?? deps.store?.queue;
+      if (raw === undefined) return undefined;
+      const { now, leaseMs } = deps;
+      const queue = queueWithDeadline(raw, deps.storeTimeoutMs, now);
+      return {
+        enqueue: async (x, id, headers) => {
+          const payload: QueuedPayload = {
+            v: 1,
+            event: x.event ?? null,
+            type: x.event ?? x.type,
+            id,
+            timestamp: x.timestamp?.getTime() ?? null,
+            data: x.data,
+            dataPointer: x.dataPointer,
+            headers: headerRecord(headers as Parameters<typeof headerRecord>[0]),
+          };
+          await queue.enqueue(deps.keyOf(id), JSON.stringify(payload), { now: now() }).catch((error) => {
+            throw storeFailure(error);
+          });
+        },
+        worker: new QueueWorker({
+          queue,
+          now,
+          leaseMs,
+          process: queueProcessor({ ...deps, queue, worker }),
+          onLoopError: (error) => deps.report(storeFailure(error)),
+          options: worker,
+        }),
+      };
+    },
+  };
+  return mode;
+}
