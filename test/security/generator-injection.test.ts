@@ -182,7 +182,8 @@ function writeContract(folder: string, h: Hostile): string {
 
 function syntaxErrors(file: string): string[] {
   const out = ts.transpileModule(readFileSync(file, 'utf8'), {
-    fileName: file,
+    // A declaration file has no output of its own: parsed as the .ts it declares, it is checked alike.
+    fileName: file.replace(/\.d\.ts$/, '.ts'),
     reportDiagnostics: true,
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   });
