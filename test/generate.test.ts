@@ -53,7 +53,7 @@ describe('generate()', () => {
       cwd: repoRoot,
       check: true,
     });
-    expect(check.changed).toHaveLength(14);
+    expect(check.changed).toHaveLength(18);
     expect(existsSync(path.join(dir, 'fresh'))).toBe(false);
   });
 
