@@ -104,13 +104,13 @@ describe('gen-webhooks generate', () => {
         first,
       ),
     ).toBe(0);
-    expect(first.out()).toMatch(/✓ petstore-openapi\s+6 events\s+7 files\s+written/);
-    expect(first.out()).toMatch(/✓ petstore-asyncapi\s+6 events\s+7 files/);
-    expect(first.out()).toMatch(/Generated 2 contracts, 12 events, 14 files in \S+ → .*\(14 files changed\)/);
+    expect(first.out()).toMatch(/✓ petstore-openapi\s+6 events\s+9 files\s+written/);
+    expect(first.out()).toMatch(/✓ petstore-asyncapi\s+6 events\s+9 files/);
+    expect(first.out()).toMatch(/Generated 2 contracts, 12 events, 18 files in \S+ → .*\(18 files changed\)/);
     expect(first.err()).toBe('');
     const second = io();
     expect(await runGenerate([petstore, '--out', out], second)).toBe(0);
-    expect(second.out()).toMatch(/petstore-openapi\s+6 events\s+7 files\s+unchanged/);
+    expect(second.out()).toMatch(/petstore-openapi\s+6 events\s+9 files\s+unchanged/);
     expect(second.out()).toContain('(0 files changed)');
   });
 
@@ -195,7 +195,7 @@ describe('gen-webhooks generate', () => {
     };
     expect(result.ok).toBe(true);
     expect(result.contracts).toEqual([
-      expect.objectContaining({ name: 'petstore-openapi', events: 6, files: 7 }),
+      expect.objectContaining({ name: 'petstore-openapi', events: 6, files: 9 }),
     ]);
     const failed = io();
     expect(await runGenerate([path.join(dir, 'nope.yaml'), '--out', out, '--json'], failed)).toBe(2);

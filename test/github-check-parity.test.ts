@@ -1,5 +1,5 @@
 /**
- * The fast path of GitHub's generated `eventSchemas` (generator/schema/check.ts) on GitHub's published
+ * The fast path of GitHub's generated `eventValidators` (generator/schema/check.ts) on GitHub's published
  * example payloads (@octokit/webhooks-examples), as published and mutated at random: it gives the
  * answer the zod schema gives — the same issues when invalid, an equal value when valid — and it is
  * the fast path (the payload itself, uncopied) that answers every payload zod accepts.
@@ -100,12 +100,12 @@ function mutate(value: unknown, steps: readonly number[], replacement: number): 
   return copy;
 }
 
-describe("GitHub's eventSchemas fast path", async () => {
+describe("GitHub's eventValidators fast path", async () => {
   const generated = await generate({ inputs: [spec], out: dir, cwd: repoRoot });
   const folder = path.join(dir, generated.contracts[0]?.name ?? '');
-  const { eventSchemas } = (await import(pathToFileURL(path.join(folder, 'schemas.ts')).href)) as {
-    eventSchemas: Record<string, StandardSchemaV1>;
-  };
+  const { eventValidators: eventSchemas } = (await import(
+    pathToFileURL(path.join(folder, 'validators.js')).href
+  )) as { eventValidators: Record<string, StandardSchemaV1> };
   const { contract } = (await import(pathToFileURL(path.join(folder, 'contract.ts')).href)) as {
     contract: Contract<EventMapBase>;
   };

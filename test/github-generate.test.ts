@@ -38,6 +38,8 @@ describe("GitHub's webhooks description", async () => {
       'schemas.ts',
       'sender.ts',
       'types.ts',
+      'validators.d.ts',
+      'validators.js',
     ]);
     expect(contract?.model.selector).toEqual({
       kind: 'header',

@@ -40,9 +40,10 @@ export async function generateGitHub(): Promise<GitHubModule> {
   const { contract } = (await import(pathToFileURL(path.join(folder, 'contract.ts')).href)) as {
     contract: Contract<EventMapBase>;
   };
-  const { eventSchemas } = (await import(pathToFileURL(path.join(folder, 'schemas.ts')).href)) as {
-    eventSchemas: { [event: string]: StandardSchemaV1 };
-  };
+  // The receiver's schemas: each zod schema behind its compiled predicate (validators.js).
+  const { eventValidators: eventSchemas } = (await import(
+    pathToFileURL(path.join(folder, 'validators.js')).href
+  )) as { eventValidators: { [event: string]: StandardSchemaV1 } };
   return { contract, eventSchemas, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 

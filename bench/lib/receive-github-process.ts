@@ -5,7 +5,7 @@
  *   limit    HMAC-SHA256 + timingSafeEqual + JSON.parse of the body;
  *   octokit  `webhooks.verifyAndReceive()` (what its middleware calls: verify, parse, dispatch);
  *   ours     `receiver.handle()` with zod validation (strict), dedupe off; and with validation off;
- *   schema   the event's generated schema (`eventSchemas`: predicate fast path, zod for the rest) on the
+ *   schema   the event's generated schema (`eventValidators`: predicate fast path, zod for the rest) on the
  *            already-parsed payload (the cost validation adds);
  *   zod      the zod schema behind it alone (what validation cost before the fast path).
  */
@@ -57,7 +57,7 @@ export async function githubInProcess(
     const parsed: unknown = JSON.parse(payload.body);
     const schema = schemas[payload.event];
     if (schema === undefined) throw new Error(`no schema for ${payload.event}`);
-    // eventSchemas' fast path keeps the zod schema as its prototype (generator/emit/schemas-file.ts).
+    // eventValidators' fast path keeps the zod schema as its prototype (generator/emit/validators-file.ts).
     const zodSchema = Object.getPrototypeOf(schema) as StandardSchemaV1;
     const expectProcessed = async (receiver: Receiver<never>) => {
       const result = await receiver.handle({ headers: headers(), body: bytes });

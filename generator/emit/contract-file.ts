@@ -22,7 +22,7 @@ export function emitContractFile(
 ): string {
   const bySchema = new Set(schemaGroups(model).flatMap((group) => group.map((e) => e.name)));
   const events = names.events.map(({ event }) => {
-    const fields: string[] = [`schema: eventSchemas[${quote(event.name)}]`];
+    const fields: string[] = [`schema: eventValidators[${quote(event.name)}]`];
     if (event.match !== undefined) fields.push(`match: ${literal(event.match, '    ')}`);
     if (bySchema.has(event.name)) fields.push(`fields: ${literal(payloadFields(model, event), '    ')}`);
     if (event.deprecated === true) fields.push('deprecated: true');
@@ -35,8 +35,8 @@ export function emitContractFile(
   const lines = [
     header,
     `import type { Contract } from ${quote(runtime)};\n`,
-    "import { eventSchemas } from './schemas.js';\n",
     "import type { Events } from './types.js';\n",
+    "import { eventValidators } from './validators.js';\n",
     '\n',
     `/** ${commentText(model.title)}: what the runtime needs to send and receive these events. */\n`,
     'export const contract: Contract<Events> = {\n',

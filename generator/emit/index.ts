@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from '../errors.js';
 import type { ContractModel } from '../model.js';
+import { CheckModule } from '../schema/check.js';
 import { emitContractFile } from './contract-file.js';
 import { emitFixturesFile } from './fixtures-file.js';
 import { headerLine } from './header.js';
@@ -15,6 +16,7 @@ import { createSchemaContext } from './schema-context.js';
 import { emitSchemasFile, type ZodFlavor } from './schemas-file.js';
 import { emitSenderFile } from './sender-file.js';
 import { emitTypesFile } from './types-file.js';
+import { emitValidatorFiles } from './validators-file.js';
 
 export interface EmitOptions {
   /** Generator version written in each header. */
@@ -60,10 +62,20 @@ export function emitContract(input: ContractModel, options: EmitOptions): Emitte
   const ctx = createSchemaContext(model, names, diagnostics);
   const files = new Map<string, string>();
   files.set('types.ts', emitTypesFile(model, names, ctx, heavyHeader));
+  const checks = new CheckModule({ schemaName: (k) => ctx.schemaName(k) });
   files.set(
     'schemas.ts',
-    emitSchemasFile(model, names, ctx, heavyHeader, options.runtimeImport, options.zod),
+    emitSchemasFile(model, names, ctx, heavyHeader, options.runtimeImport, options.zod, checks),
   );
+  const validators = emitValidatorFiles(
+    names,
+    checks,
+    header,
+    options.runtimeImport,
+    options.zod ?? 'classic',
+  );
+  files.set('validators.js', validators.js);
+  files.set('validators.d.ts', validators.dts);
   files.set('contract.ts', emitContractFile(model, names, heavyHeader, options.runtimeImport));
   files.set('sender.ts', emitSenderFile(model, header, options.runtimeImport));
   files.set('receiver.ts', emitReceiverFile(model, header, options.runtimeImport));

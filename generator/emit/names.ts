@@ -13,6 +13,7 @@ export const MODULE_NAMES = [
   'Events',
   'EventName',
   'eventSchemas',
+  'eventValidators',
   'ClientMessages',
   'ClientMessageName',
   'clientMessageSchemas',

@@ -2,9 +2,10 @@
  * schemas.ts: one zod v4 schema per named schema and inline payload, each annotated with its
  * interface (`z.ZodType<Pet>`), declared in dependency order, plus `eventSchemas` keyed by event.
  * With `zod: 'mini'` the same schemas in zod/mini's functional form (`z.ZodMiniType<Pet>`).
+ * Given a CheckModule, it also declares each schema's predicate there (validators-file.ts).
  */
 import type { ContractModel } from '../model.js';
-import { CheckModule, checkName } from '../schema/check.js';
+import type { CheckModule } from '../schema/check.js';
 import { renderZodDeclaration, validatedNode } from '../schema/index.js';
 import { ZOD_HELPERS, zodHelperSource } from '../schema/own-keys.js';
 import { renderZodMiniDeclaration } from '../schema/zod-mini.js';
@@ -20,21 +21,6 @@ export type ZodFlavor = 'classic' | 'mini';
 // binding) kept all of zod, its 40 locales and JSON Schema conversion (417 KB minified for Petstore).
 const MINI_IMPORT = "import * as z from 'zod/mini';";
 
-/** Wraps an event's zod schema with its predicate (schema/check.ts); declared once per module. */
-const FAST = 'is_$fast';
-const FAST_SOURCE = `/**
- * The event schema with a fast path: a payload the predicate accepts is valid as it is (no copy);
- * zod decides every other one and words its issues. The zod API stays (the schema is the prototype).
- */
-function ${FAST}<T>(schema: StandardSchemaV1<unknown, T>, check: (value: unknown) => boolean): StandardSchemaV1<unknown, T> {
-  const standard: StandardSchemaV1<unknown, T>['~standard'] = {
-    version: 1,
-    vendor: 'zod',
-    validate: (value) => (check(value) ? { value: value as T } : schema['~standard'].validate(value)),
-  };
-  return Object.create(schema, { '~standard': { value: standard } });
-}`;
-
 export function emitSchemasFile(
   model: ContractModel,
   names: ModuleNames,
@@ -42,11 +28,11 @@ export function emitSchemasFile(
   header: string,
   runtime: string,
   zod: ZodFlavor = 'classic',
+  checks?: CheckModule,
 ): string {
   const declare = zod === 'mini' ? renderZodMiniDeclaration : renderZodDeclaration;
   const blocks: string[] = [];
   const typeImports = new Set<string>(['EventName', 'Events']);
-  const checks = new CheckModule({ schemaName: (k) => ctx.schemaName(k) });
   for (const key of declarationOrder(model)) {
     const schema = model.schemas[key];
     const name = names.schemas.get(key);
@@ -54,19 +40,17 @@ export function emitSchemasFile(
     if (!schema || !name || !type) continue;
     typeImports.add(type);
     blocks.push(declare(name, type, schema, ctx));
-    checks.declare(name, validatedNode(schema, ctx));
+    checks?.declare(name, validatedNode(schema, ctx));
     ctx.declare(key);
   }
   for (const { event, type, schema, inline } of [...names.events, ...names.received]) {
     if (!inline) continue;
     typeImports.add(type);
     blocks.push(declare(schema, type, event.payload, ctx));
-    checks.declare(schema, validatedNode(event.payload, ctx));
+    if (names.events.some((e) => e.schema === schema))
+      checks?.declare(schema, validatedNode(event.payload, ctx));
   }
-  const entries = names.events.map(
-    ({ event, schema }) => `  ${key(event.name)}: ${FAST}(${schema}, ${checkName(schema)}),\n`,
-  );
-  if (entries.length > 0) blocks.push(FAST_SOURCE);
+  const entries = names.events.map(({ event, schema }) => `  ${key(event.name)}: ${schema},\n`);
   blocks.push(
     // Typed as the runtime's StandardSchemaV1 only: contract.ts hands these to `Contract<Events>` by
     // identity. Adding `& z.ZodType<Events[K]>` made every consumer's tsc instantiate zod's types per
@@ -94,8 +78,7 @@ export function emitSchemasFile(
       : `import type {\n${imports.map((n) => `  ${n},\n`).join('')}} from './types.js';\n`;
   const { body, declarations } = shareLeaves(blocks.join('\n\n'), zod);
   const zodImport = zod === 'mini' ? MINI_IMPORT : "import { z } from 'zod';";
-  const predicates = checks.source();
   return `${header}import type { StandardSchemaV1 } from ${quote(runtime)};\n${zodImport}\n${importLine}\n${
     declarations === '' ? '' : `${declarations}\n`
-  }${body}\n${predicates === '' ? '' : `\n${predicates}`}`;
+  }${body}\n`;
 }

@@ -1,6 +1,6 @@
 /**
  * Intermediate form → plain JS predicates (`is_XSchema(value): boolean`), the receiver's fast path:
- * `eventSchemas` answers a payload the predicate accepts with the payload itself, and hands every
+ * `eventValidators` (validators.js) answers a payload the predicate accepts with the payload itself, and hands every
  * other one to the zod schema, which decides and words the issues. So a predicate may be stricter
  * than zod (a payload it refuses costs one zod parse more) but never looser; what it cannot model
  * exactly (tuples, `Object.prototype`-named properties, fractional `multipleOf`, stateful regex
@@ -51,17 +51,24 @@ export class CheckModule {
   /** Body → function name, for object and array predicates. */
   private readonly bodies = new Map<string, string>();
 
+  /** Whether a predicate asks a zod leaf (the module then imports zod). */
+  usesZod = false;
+
   constructor(private readonly names: CheckNames) {}
 
-  /** Declares `is_<schemaName>` for `node`. */
+  private readonly declared = new Set<string>();
+
+  /** Declares `is_<schemaName>` for `node` (once: a message used both ways comes twice). */
   declare(schemaName: string, node: Node): void {
-    this.functions.push(`function ${checkName(schemaName)}(v: any): boolean {\n${this.body(node)}}\n`);
+    if (this.declared.has(schemaName)) return;
+    this.declared.add(schemaName);
+    this.functions.push(`function ${checkName(schemaName)}(v) {\n${this.body(node)}}\n`);
   }
 
   source(): string {
     if (this.functions.length === 0) return '';
     const consts = [...this.consts].map(([text, name]) => `const ${name} = ${text};\n`).join('');
-    return `// Fast-path predicates for eventSchemas: true only for what the zod schema accepts as it is.\n${consts}${this.functions.join('\n')}`;
+    return `// Fast-path predicates for eventValidators: true only for what the zod schema accepts as it is.\n${consts}${this.functions.join('\n')}`;
   }
 
   private shared(text: string): string {
@@ -75,7 +82,7 @@ export class CheckModule {
 
   /** A shared predicate `(x) => test`. */
   private arrow(test: string): string {
-    return this.shared(`(x: any): boolean => ${test}`);
+    return this.shared(`(x) => ${test}`);
   }
 
   private body(node: Node): string {
@@ -96,7 +103,7 @@ export class CheckModule {
         if (name === undefined) {
           name = `${PREFIX}$f${this.bodies.size}`;
           this.bodies.set(body, name);
-          this.functions.push(`function ${name}(v: any): boolean {\n${body}}\n`);
+          this.functions.push(`function ${name}(v) {\n${body}}\n`);
         }
         return name;
       }
@@ -141,8 +148,9 @@ export class CheckModule {
     else if (format === 'time') tests.push(`${this.shared(TIME_PATTERN)}.test(x)`);
     else if (format !== undefined) {
       const leaf = this.shared(ZOD_FORMATS[format] ?? 'z.string()');
+      this.usesZod = true;
       const tester = this.shared(
-        `(s: string): boolean => {\n${STEP}const r = ${leaf}['~standard'].validate(s);\n${STEP}return !(r instanceof Promise) && r.issues === undefined;\n}`,
+        `(s) => {\n${STEP}const r = ${leaf}['~standard'].validate(s);\n${STEP}return !(r instanceof Promise) && r.issues === undefined;\n}`,
       );
       tests.push(`${tester}(x)`);
     }
@@ -164,9 +172,7 @@ export class CheckModule {
     const tests = [OBJECT, ...node.properties.map((p) => this.propertyTest(p))];
     const lines: string[] = [];
     if (node.additional === 'deny' || typeof node.additional === 'object') {
-      const keys = this.shared(
-        `new Set<string>([${node.properties.map((p) => stringLiteral(p.name)).join(', ')}])`,
-      );
+      const keys = this.shared(`new Set([${node.properties.map((p) => stringLiteral(p.name)).join(', ')}])`);
       const extra = node.additional === 'deny' ? 'false' : `${this.predicate(node.additional)}(v[k])`;
       lines.push(`${STEP}for (const k in v) if (!${keys}.has(k) && !${extra}) return false;`);
     }
@@ -195,9 +201,7 @@ export class CheckModule {
     const test = this.predicate(node.items);
     lines.push(`${STEP}for (let i = 0; i < v.length; i++) if (!${test}(v[i])) return false;`);
     if (node.unique)
-      lines.push(
-        `${STEP}if (new Set(v.map((e: unknown) => JSON.stringify(e))).size !== v.length) return false;`,
-      );
+      lines.push(`${STEP}if (new Set(v.map((e) => JSON.stringify(e))).size !== v.length) return false;`);
     lines.push(`${STEP}return true;`);
     return `${lines.join('\n')}\n`;
   }

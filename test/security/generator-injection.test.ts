@@ -182,7 +182,8 @@ function writeContract(folder: string, h: Hostile): string {
 
 function syntaxErrors(file: string): string[] {
   const out = ts.transpileModule(readFileSync(file, 'utf8'), {
-    fileName: file,
+    // A declaration file has no output of its own: parsed as the .ts it declares, it is checked alike.
+    fileName: file.replace(/\.d\.ts$/, '.ts'),
     reportDiagnostics: true,
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   });
@@ -209,7 +210,7 @@ async function generateAndImport(h: Hostile): Promise<string | undefined> {
   const [contract] = result.contracts;
   if (!contract) throw new Error('no contract generated');
   const out = path.join(folder, 'out', contract.name);
-  const files = readdirSync(out).filter((f) => f.endsWith('.ts'));
+  const files = readdirSync(out).filter((f) => f.endsWith('.ts') || f.endsWith('.js'));
   expect(files.sort()).toEqual([
     'contract.ts',
     'fixtures.ts',
@@ -218,6 +219,8 @@ async function generateAndImport(h: Hostile): Promise<string | undefined> {
     'schemas.ts',
     'sender.ts',
     'types.ts',
+    'validators.d.ts',
+    'validators.js',
   ]);
   for (const f of files) {
     const text = readFileSync(path.join(out, f), 'utf8');
@@ -239,11 +242,16 @@ async function generateAndImport(h: Hostile): Promise<string | undefined> {
   expect(Object.keys(mod.contract.events).sort()).toEqual(events);
   expect(Object.keys(mod.eventSchemas).sort()).toEqual(events);
   expect(Object.keys(fixtures.fixtures).sort()).toEqual(events);
-  // And the validator still means what the contract says: each fixture (its valid example) passes.
-  const schemas = mod.eventSchemas as Record<string, StandardSchemaV1>;
-  for (const event of events) {
-    const verdict = await schemas[event]?.['~standard'].validate(fixtures.fixtures[event]);
-    expect(verdict?.issues, event).toBeUndefined();
+  const { eventValidators } = (await import(pathToFileURL(path.join(out, 'validators.js')).href)) as {
+    eventValidators: Record<string, StandardSchemaV1>;
+  };
+  expect(Object.keys(eventValidators).sort()).toEqual(events);
+  // And the validators still mean what the contract says: each fixture (its valid example) passes.
+  for (const schemas of [mod.eventSchemas as Record<string, StandardSchemaV1>, eventValidators]) {
+    for (const event of events) {
+      const verdict = await schemas[event]?.['~standard'].validate(fixtures.fixtures[event]);
+      expect(verdict?.issues, event).toBeUndefined();
+    }
   }
   return out;
 }

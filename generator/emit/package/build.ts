@@ -112,5 +112,7 @@ export async function buildDist(
       expected: 'a runtime (@gen-webhooks/runtime) of the version this generator was built with',
     });
   }
+  // Modules written as JavaScript with their declarations (validators.js) are dist/ as they are.
+  for (const [rel, text] of src) if (rel.endsWith('.js') || rel.endsWith('.d.ts')) out.set(rel, text);
   return out;
 }

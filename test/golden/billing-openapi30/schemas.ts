@@ -35,82 +35,10 @@ export const InvoiceOverduePayloadSchema: z.ZodType<InvoiceOverduePayload> = z.l
   reminder: z.literal(['first', 'second', 'final', null]).optional(),
 }));
 
-/**
- * The event schema with a fast path: a payload the predicate accepts is valid as it is (no copy);
- * zod decides every other one and words its issues. The zod API stays (the schema is the prototype).
- */
-function is_$fast<T>(schema: StandardSchemaV1<unknown, T>, check: (value: unknown) => boolean): StandardSchemaV1<unknown, T> {
-  const standard: StandardSchemaV1<unknown, T>['~standard'] = {
-    version: 1,
-    vendor: 'zod',
-    validate: (value) => (check(value) ? { value: value as T } : schema['~standard'].validate(value)),
-  };
-  return Object.create(schema, { '~standard': { value: standard } });
-}
-
 /** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
   readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
-  'invoice.overdue': is_$fast(InvoiceOverduePayloadSchema, is_InvoiceOverduePayloadSchema),
-  'invoice.paid': is_$fast(InvoiceSchema, is_InvoiceSchema),
+  'invoice.overdue': InvoiceOverduePayloadSchema,
+  'invoice.paid': InvoiceSchema,
 };
-
-// Fast-path predicates for eventSchemas: true only for what the zod schema accepts as it is.
-const is_$0 = (x: any): boolean => typeof x === 'string';
-const is_$1 = (x: any): boolean => typeof x === 'number' && Number.isFinite(x);
-const is_$2 = (x: any): boolean => typeof x === 'number' && Number.isInteger(x);
-const is_$3 = (x: any): boolean => x === undefined || is_$2(x);
-const is_$4 = new RegExp('^in_[0-9a-z]+$', 'u');
-const is_$5 = (x: any): boolean => typeof x === 'string' && is_$4.test(x);
-const is_$6 = (x: any): boolean => typeof x === 'number' && Number.isFinite(x) && x > 0 && x <= 100000;
-const is_$7 = (x: any): boolean => x === 'usd' || x === 'eur' || x === 'gbp';
-const is_$8 = (x: any): boolean => typeof x === 'string' && [...x].length <= 500;
-const is_$9 = (x: any): boolean => x === null;
-const is_$10 = (x: any): boolean => is_$8(x) || is_$9(x);
-const is_$11 = (x: any): boolean => x === undefined || is_$10(x);
-const is_$12 = z.iso.datetime({ offset: true });
-const is_$13 = (s: string): boolean => {
-  const r = is_$12['~standard'].validate(s);
-  return !(r instanceof Promise) && r.issues === undefined;
-};
-const is_$14 = (x: any): boolean => typeof x === 'string' && is_$13(x);
-const is_$15 = (x: any): boolean => x === undefined || is_$14(x);
-const is_$16 = (x: any): boolean => typeof x === 'number' && Number.isInteger(x) && x >= 1;
-const is_$17 = (x: any): boolean => x === 'first' || x === 'second' || x === 'final' || x === null;
-const is_$18 = (x: any): boolean => x === undefined || is_$17(x);
-function is_InvoiceLineSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$0(v.description) &&
-    is_$1(v.amount) &&
-    is_$3(v.quantity)
-  );
-}
-
-function is_$f0(v: any): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!is_InvoiceLineSchema(v[i])) return false;
-  return true;
-}
-
-function is_InvoiceSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$5(v.id) &&
-    is_$6(v.amount) &&
-    is_$7(v.currency) &&
-    is_$11(v.memo) &&
-    is_$f0(v.lines) &&
-    is_$15(v.paidAt)
-  );
-}
-
-function is_InvoiceOverduePayloadSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_InvoiceSchema(v.invoice) &&
-    is_$16(v.daysOverdue) &&
-    is_$18(v.reminder)
-  );
-}

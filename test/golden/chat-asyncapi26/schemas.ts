@@ -40,26 +40,13 @@ export const MessagePostMessageSchema: z.ZodType<MessagePostMessage> = z.lazy(()
   text: zString.refine((s) => [...s].length <= 2000, 'Too big: expected at most 2000 characters'),
 }));
 
-/**
- * The event schema with a fast path: a payload the predicate accepts is valid as it is (no copy);
- * zod decides every other one and words its issues. The zod API stays (the schema is the prototype).
- */
-function is_$fast<T>(schema: StandardSchemaV1<unknown, T>, check: (value: unknown) => boolean): StandardSchemaV1<unknown, T> {
-  const standard: StandardSchemaV1<unknown, T>['~standard'] = {
-    version: 1,
-    vendor: 'zod',
-    validate: (value) => (check(value) ? { value: value as T } : schema['~standard'].validate(value)),
-  };
-  return Object.create(schema, { '~standard': { value: standard } });
-}
-
 /** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
   readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
-  'heartbeat': is_$fast(HeartbeatPayloadSchema, is_HeartbeatPayloadSchema),
-  'message.posted': is_$fast(MessagePostedPayloadSchema, is_MessagePostedPayloadSchema),
-  'user.joined': is_$fast(UserJoinedPayloadSchema, is_UserJoinedPayloadSchema),
+  'heartbeat': HeartbeatPayloadSchema,
+  'message.posted': MessagePostedPayloadSchema,
+  'user.joined': UserJoinedPayloadSchema,
 };
 
 /** The schema of every message clients send the application (not webhook events; see `ClientMessages`). */
@@ -69,47 +56,3 @@ export const clientMessageSchemas: {
   'heartbeat': HeartbeatPayloadSchema,
   'message.post': MessagePostMessageSchema,
 };
-
-// Fast-path predicates for eventSchemas: true only for what the zod schema accepts as it is.
-const is_$0 = (x: any): boolean => x === 'heartbeat';
-const is_$1 = (x: any): boolean => typeof x === 'number' && Number.isInteger(x) && x >= 0;
-const is_$2 = (x: any): boolean => x === 'message.posted';
-const is_$3 = (x: any): boolean => typeof x === 'string';
-const is_$4 = (x: any): boolean => typeof x === 'string' && [...x].length <= 2000;
-const is_$5 = (x: any): boolean => x === 'user.joined';
-const is_$6 = (x: any): boolean => x === 'message.post';
-function is_HeartbeatPayloadSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$0(v.type) &&
-    is_$1(v.at)
-  );
-}
-
-function is_MessagePostedPayloadSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$2(v.type) &&
-    is_$3(v.room) &&
-    is_$4(v.text) &&
-    is_$3(v.author)
-  );
-}
-
-function is_UserJoinedPayloadSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$5(v.type) &&
-    is_$3(v.room) &&
-    is_$3(v.user)
-  );
-}
-
-function is_MessagePostMessageSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$6(v.type) &&
-    is_$3(v.room) &&
-    is_$4(v.text)
-  );
-}

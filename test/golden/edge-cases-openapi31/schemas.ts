@@ -118,101 +118,13 @@ export const ReactionAddedPayloadSchema: z.ZodType<ReactionAddedPayload> = z.laz
   ],
 ));
 
-/**
- * The event schema with a fast path: a payload the predicate accepts is valid as it is (no copy);
- * zod decides every other one and words its issues. The zod API stays (the schema is the prototype).
- */
-function is_$fast<T>(schema: StandardSchemaV1<unknown, T>, check: (value: unknown) => boolean): StandardSchemaV1<unknown, T> {
-  const standard: StandardSchemaV1<unknown, T>['~standard'] = {
-    version: 1,
-    vendor: 'zod',
-    validate: (value) => (check(value) ? { value: value as T } : schema['~standard'].validate(value)),
-  };
-  return Object.create(schema, { '~standard': { value: standard } });
-}
-
 /** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
   readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
-  'Events': is_$fast(EventsPayloadSchema, is_EventsPayloadSchema),
-  'member.joined': is_$fast(MemberJoinedPayloadSchema, is_MemberJoinedPayloadSchema),
-  'member.left': is_$fast(MemberLeftPayloadSchema, is_MemberLeftPayloadSchema),
-  'reaction.added': is_$fast(ReactionAddedPayloadSchema, is_ReactionAddedPayloadSchema),
-  'tree.updated': is_$fast(NodeSchema, is_NodeSchema),
+  'Events': EventsPayloadSchema,
+  'member.joined': MemberJoinedPayloadSchema,
+  'member.left': MemberLeftPayloadSchema,
+  'reaction.added': ReactionAddedPayloadSchema,
+  'tree.updated': NodeSchema,
 };
-
-// Fast-path predicates for eventSchemas: true only for what the zod schema accepts as it is.
-const is_$0 = new RegExp('^n-[0-9]{3}$', 'u');
-const is_$1 = (x: any): boolean => typeof x === 'string' && is_$0.test(x);
-const is_$2 = (x: any): boolean => x === null;
-const is_$3 = (x: any): boolean => is_NodeSchema(x) || is_$2(x);
-const is_$4 = (x: any): boolean => x === undefined || is_$3(x);
-const is_$5 = (x: any): boolean => typeof x === 'string';
-const is_$6 = z.email({ pattern: z.regexes.rfc5322Email });
-const is_$7 = (s: string): boolean => {
-  const r = is_$6['~standard'].validate(s);
-  return !(r instanceof Promise) && r.issues === undefined;
-};
-const is_$8 = (x: any): boolean => typeof x === 'string' && is_$7(x);
-const is_$9 = (x: any): boolean => x === undefined || is_$8(x);
-const is_$10 = (x: any): boolean => x === undefined || is_$f1(x);
-const is_$11 = (x: any): boolean => typeof x === 'string' && [...x].length >= 3;
-const is_$12 = (x: any): boolean => false;
-const is_$13 = (x: any): boolean => is_$11(x) || is_$12(x);
-const is_$14 = (x: any): boolean => x === undefined || is_$5(x);
-const is_$15 = (x: any): boolean => x === undefined || is_NodeSchema(x);
-function is_$f0(v: any): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!is_NodeSchema(v[i])) return false;
-  return true;
-}
-
-function is_NodeSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$1(v.id) &&
-    is_$f0(v.children) &&
-    is_$4(v.parent)
-  );
-}
-
-function is_$f1(v: any): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!is_$5(v[i])) return false;
-  return true;
-}
-
-function is_MemberSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$5(v.id) &&
-    is_$5(v.name) &&
-    is_$9(v.email) &&
-    is_$10(v.roles)
-  );
-}
-
-function is_EventsPayloadSchema(v: any): boolean {
-  return is_$13(v);
-}
-
-function is_MemberJoinedPayloadSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_MemberSchema(v.member)
-  );
-}
-
-function is_MemberLeftPayloadSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_MemberSchema(v.member) &&
-    is_$14(v.reason) &&
-    is_$15(v.node)
-  );
-}
-
-function is_ReactionAddedPayloadSchema(v: any): boolean {
-  return false;
-}

@@ -15,45 +15,10 @@ export const InvoiceVoidedPayloadSchema: z.ZodType<InvoiceVoidedPayload> = z.laz
   invoiceId: z.string(),
 }));
 
-/**
- * The event schema with a fast path: a payload the predicate accepts is valid as it is (no copy);
- * zod decides every other one and words its issues. The zod API stays (the schema is the prototype).
- */
-function is_$fast<T>(schema: StandardSchemaV1<unknown, T>, check: (value: unknown) => boolean): StandardSchemaV1<unknown, T> {
-  const standard: StandardSchemaV1<unknown, T>['~standard'] = {
-    version: 1,
-    vendor: 'zod',
-    validate: (value) => (check(value) ? { value: value as T } : schema['~standard'].validate(value)),
-  };
-  return Object.create(schema, { '~standard': { value: standard } });
-}
-
 /** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
   readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
-  'invoice.paid': is_$fast(InvoicePaidSchema, is_InvoicePaidSchema),
-  'invoice.voided': is_$fast(InvoiceVoidedPayloadSchema, is_InvoiceVoidedPayloadSchema),
+  'invoice.paid': InvoicePaidSchema,
+  'invoice.voided': InvoiceVoidedPayloadSchema,
 };
-
-// Fast-path predicates for eventSchemas: true only for what the zod schema accepts as it is.
-const is_$0 = (x: any): boolean => x === 'invoice.paid';
-const is_$1 = (x: any): boolean => typeof x === 'string';
-const is_$2 = (x: any): boolean => typeof x === 'number' && Number.isInteger(x) && x >= 0;
-const is_$3 = (x: any): boolean => x === 'invoice.voided';
-function is_InvoicePaidSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$0(v.type) &&
-    is_$1(v.invoiceId) &&
-    is_$2(v.amount)
-  );
-}
-
-function is_InvoiceVoidedPayloadSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$3(v.type) &&
-    is_$1(v.invoiceId)
-  );
-}

@@ -18,68 +18,10 @@ export const UserDeletedPayloadSchema: z.ZodType<UserDeletedPayload> = z.lazy(()
   reason: z.enum(['requested', 'inactive', 'abuse']).optional(),
 }));
 
-/**
- * The event schema with a fast path: a payload the predicate accepts is valid as it is (no copy);
- * zod decides every other one and words its issues. The zod API stays (the schema is the prototype).
- */
-function is_$fast<T>(schema: StandardSchemaV1<unknown, T>, check: (value: unknown) => boolean): StandardSchemaV1<unknown, T> {
-  const standard: StandardSchemaV1<unknown, T>['~standard'] = {
-    version: 1,
-    vendor: 'zod',
-    validate: (value) => (check(value) ? { value: value as T } : schema['~standard'].validate(value)),
-  };
-  return Object.create(schema, { '~standard': { value: standard } });
-}
-
 /** The payload schema of every event (Standard Schema; the named `…Schema` consts are zod). */
 export const eventSchemas: {
   readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
 } = {
-  'user.deleted': is_$fast(UserDeletedPayloadSchema, is_UserDeletedPayloadSchema),
-  'user.signedup': is_$fast(UserSchema, is_UserSchema),
+  'user.deleted': UserDeletedPayloadSchema,
+  'user.signedup': UserSchema,
 };
-
-// Fast-path predicates for eventSchemas: true only for what the zod schema accepts as it is.
-const is_$0 = z.guid();
-const is_$1 = (s: string): boolean => {
-  const r = is_$0['~standard'].validate(s);
-  return !(r instanceof Promise) && r.issues === undefined;
-};
-const is_$2 = (x: any): boolean => typeof x === 'string' && is_$1(x);
-const is_$3 = z.email({ pattern: z.regexes.rfc5322Email });
-const is_$4 = (s: string): boolean => {
-  const r = is_$3['~standard'].validate(s);
-  return !(r instanceof Promise) && r.issues === undefined;
-};
-const is_$5 = (x: any): boolean => typeof x === 'string' && is_$4(x);
-const is_$6 = (x: any): boolean => typeof x === 'string' && [...x].length <= 64;
-const is_$7 = (x: any): boolean => x === undefined || is_$6(x);
-const is_$8 = (x: any): boolean => x === 'free' || x === 'pro' || x === 'team';
-const is_$9 = (x: any): boolean => x === undefined || is_UserSchema(x);
-const is_$10 = z.iso.datetime({ offset: true });
-const is_$11 = (s: string): boolean => {
-  const r = is_$10['~standard'].validate(s);
-  return !(r instanceof Promise) && r.issues === undefined;
-};
-const is_$12 = (x: any): boolean => typeof x === 'string' && is_$11(x);
-const is_$13 = (x: any): boolean => x === 'requested' || x === 'inactive' || x === 'abuse';
-const is_$14 = (x: any): boolean => x === undefined || is_$13(x);
-function is_UserSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$2(v.id) &&
-    is_$5(v.email) &&
-    is_$7(v.displayName) &&
-    is_$8(v.plan) &&
-    is_$9(v.referrer)
-  );
-}
-
-function is_UserDeletedPayloadSchema(v: any): boolean {
-  return (
-    typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !Object.hasOwn(v, '__proto__') &&
-    is_$2(v.userId) &&
-    is_$12(v.deletedAt) &&
-    is_$14(v.reason)
-  );
-}
