@@ -5,8 +5,8 @@
  * index gains it, and retention then finds messages that matched no endpoint through it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { postgresOutbox } from '../../runtime/deliver/postgres-outbox.js';
 import { SCHEMA_OBJECTS } from '../../runtime/deliver/outbox/postgres/schema.js';
+import { postgresOutbox } from '../../runtime/deliver/postgres-outbox.js';
 import { prunePostgresOutbox } from '../../runtime/deliver/postgres-prune.js';
 import { pgSchema, warnNoDatabase } from './helpers.js';
 
@@ -144,25 +144,28 @@ describe('PostgreSQL outbox open on a complete schema', () => {
     expect(made).toEqual([...SCHEMA_OBJECTS].sort());
   });
 
-  it.skipIf(skip)('takes no table lock: a worker opening the outbox never waits for (or deadlocks with) a send', async () => {
-    const db = await pgSchema('nolock');
-    cleanups.push(() => db.drop());
-    const s = `"${db.schema}"`;
-    await postgresOutbox(db.pool, { schema: db.schema }).init();
-    // A transaction holding what a send holds mid-statement, and more: no other session may write.
-    const holder = await db.pool.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query(`LOCK TABLE ${s}.webhook_messages, ${s}.webhook_deliveries IN EXCLUSIVE MODE`);
-      const opened = postgresOutbox(db.pool, { schema: db.schema }).init();
-      const result = await Promise.race([
-        opened.then(() => 'opened'),
-        new Promise((resolve) => setTimeout(() => resolve('blocked'), 3000)),
-      ]);
-      expect(result).toBe('opened');
-    } finally {
-      await holder.query('ROLLBACK');
-      holder.release();
-    }
-  });
+  it.skipIf(skip)(
+    'takes no table lock: a worker opening the outbox never waits for (or deadlocks with) a send',
+    async () => {
+      const db = await pgSchema('nolock');
+      cleanups.push(() => db.drop());
+      const s = `"${db.schema}"`;
+      await postgresOutbox(db.pool, { schema: db.schema }).init();
+      // A transaction holding what a send holds mid-statement, and more: no other session may write.
+      const holder = await db.pool.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query(`LOCK TABLE ${s}.webhook_messages, ${s}.webhook_deliveries IN EXCLUSIVE MODE`);
+        const opened = postgresOutbox(db.pool, { schema: db.schema }).init();
+        const result = await Promise.race([
+          opened.then(() => 'opened'),
+          new Promise((resolve) => setTimeout(() => resolve('blocked'), 3000)),
+        ]);
+        expect(result).toBe('opened');
+      } finally {
+        await holder.query('ROLLBACK');
+        holder.release();
+      }
+    },
+  );
 });
