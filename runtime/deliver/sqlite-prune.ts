@@ -19,6 +19,7 @@
 import type { BetterSqlite3 } from '../drivers/better-sqlite3.js';
 import { offloadCheckpoints } from '../stores/sqlite-checkpoint.js';
 import { budgetedSize } from '../stores/time-budget.js';
+import { vacuumSizer, vacuumStep } from '../stores/vacuum-step.js';
 import {
   type OutboxTables,
   type PruneOutboxOptions,
@@ -36,8 +37,6 @@ const DEFAULT_TABLES: OutboxTables = {
   attempts: 'webhook_attempts',
 };
 
-/** Pages freed per `incremental_vacuum` step: at most 1 MiB at the default page size, fewer when a step overruns the time budget. */
-const VACUUM_STEP = 256;
 /** The fewest rows a batch shrinks to. */
 const MIN_BATCH = 10;
 
@@ -137,8 +136,7 @@ export async function pruneSqliteOutbox(db: Db, options: PruneOutboxOptions): Pr
 }
 
 /**
- * Hands freed pages back to the file system in steps of at most VACUUM_STEP pages (fewer when a step
- * overruns the time budget: moving a page rewrites its parent and pointer-map pages too), pausing
+ * Hands freed pages back to the file system in budgeted steps (stores/vacuum-step.ts), pausing
  * between them; returns how many. Does nothing unless the file uses `auto_vacuum = INCREMENTAL` (2).
  */
 export async function incrementalVacuum(
@@ -150,15 +148,12 @@ export async function incrementalVacuum(
   } = {},
 ): Promise<number> {
   if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2) return 0;
-  const step = budgetedSize(VACUUM_STEP, { start: 32 });
+  const step = vacuumSizer();
   let freed = 0;
   for (;;) {
-    const free = Number(db.pragma('freelist_count', { simple: true }));
-    if (free === 0 || options.signal?.aborted) return freed;
-    const started = performance.now();
-    db.pragma(`incremental_vacuum(${Math.min(free, step.size)})`);
-    step.took(performance.now() - started);
-    const left = Number(db.pragma('freelist_count', { simple: true }));
+    if (options.signal?.aborted) return freed;
+    const { free, left } = vacuumStep(db, step);
+    if (free === 0) return freed;
     // Another connection may be freeing pages meanwhile; stop when a step made no progress.
     if (left >= free) return freed;
     freed += free - left;

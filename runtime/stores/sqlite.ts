@@ -33,11 +33,10 @@ import type {
   TransactionOptions,
   TransactionResult,
 } from './types.js';
+import { vacuumSizer, vacuumStep } from './vacuum-step.js';
 
 type Database = BetterSqlite3.Database;
 
-/** Pages freed per incremental-vacuum step: at most 1 MiB at the default page size, fewer when a step overruns the time budget. */
-const VACUUM_STEP = 256;
 /** The fewest keys a cleanup batch shrinks to. */
 const MIN_CLEANUP_BATCH = 50;
 
@@ -351,16 +350,12 @@ export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOpt
   /** Incremental vacuum a step at a time, through the same queue as every other write. */
   const vacuum = (options: CleanupOptions | undefined, checkpoint: () => Promise<void>): Promise<number> => {
     let freed = 0;
-    const step = budgetedSize(VACUUM_STEP, { start: 32 });
+    const step = vacuumSizer();
     return inBatches(options, async () => {
       const batch = await op('vacuum', (db) => {
         if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2) return { removed: 0, more: false };
-        const free = Number(db.pragma('freelist_count', { simple: true }));
+        const { free, left } = vacuumStep(db, step);
         if (free === 0) return { removed: 0, more: false };
-        const started = performance.now();
-        db.pragma(`incremental_vacuum(${Math.min(free, step.size)})`);
-        step.took(performance.now() - started);
-        const left = Number(db.pragma('freelist_count', { simple: true }));
         freed += free - left;
         return { removed: free - left, more: left > 0 && left < free };
       });
