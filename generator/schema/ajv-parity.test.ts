@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../model.js';
 import { anyOf, KEYS, leaf, nullable, type Schema, schemaArb, valueFor } from './__fixtures__/arbitraries.js';
-import { createAjv, loadSchemas, renderModule } from './__fixtures__/harness.js';
+import { createAjv, holdsUnsafeNumber, loadSchemas, renderModule } from './__fixtures__/harness.js';
 
 /** Agreement of the emitted `SubjectSchema` with ajv on `values`; throws on the first disagreement. */
 function agree(named: Record<string, JsonSchema>, values: readonly unknown[]): void {
@@ -23,14 +23,6 @@ function agree(named: Record<string, JsonSchema>, values: readonly unknown[]): v
       );
     }
   }
-}
-
-/** Whether `value` holds, at any depth, a number beyond 2^53 in magnitude. */
-function holdsUnsafeNumber(value: unknown): boolean {
-  if (typeof value === 'number') return Math.abs(value) >= 2 ** 53;
-  if (Array.isArray(value)) return value.some(holdsUnsafeNumber);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsUnsafeNumber);
-  return false;
 }
 
 /** An open object (the allOf members that are merged into one zod object). */
