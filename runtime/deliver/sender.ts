@@ -10,7 +10,7 @@ import type { BackoffConfig, Contract, EventMapBase, StandardSchemaV1 } from '..
 import { buildEnvelope } from '../envelope.js';
 import { WebhookError } from '../errors.js';
 import { newMessageId } from '../id.js';
-import { traceEnqueue } from '../otel/send-hooks.js';
+import { metricsOn, recordDelivery, traceEnqueue } from '../otel/send-hooks.js';
 import type { HttpAgents } from './http-attempt.js';
 import type { EndpointSecret, Outbox, RedeliverTarget, TenantScope } from './outbox.js';
 import { type PerformedAttempt, performAttempt, SchemeCache } from './perform-attempt.js';
@@ -225,7 +225,10 @@ export function createSender<M extends EventMapBase>(
         });
         attempts.push(attempt);
         const { outcome } = attempt.classification;
-        if (outcome === 'success') return { messageId: message.messageId, delivered: true, attempts };
+        if (outcome === 'success') {
+          sendNowEnded('succeeded', type, sendOptions.url);
+          return { messageId: message.messageId, delivered: true, attempts };
+        }
         if (outcome === 'fail' || outcome === 'gone') break;
         const delay = nextDelay(retry, n, {
           retryAfter: attempt.responseHeaders['retry-after'],
@@ -235,6 +238,7 @@ export function createSender<M extends EventMapBase>(
         if (delay === null) break;
         await sleep(delay);
       }
+      sendNowEnded('failed', type, sendOptions.url);
       return { messageId: message.messageId, delivered: false, attempts };
     },
 
@@ -243,6 +247,18 @@ export function createSender<M extends EventMapBase>(
       return options.outbox.redeliver(target, now(), scope);
     },
   };
+}
+
+/** `webhook.deliveries` for a `sendNow` that ended; the URL is parsed only when metrics are on. */
+function sendNowEnded(outcome: 'succeeded' | 'failed', type: string, url: string): void {
+  if (!metricsOn()) return;
+  let address = '';
+  try {
+    address = new URL(url).hostname;
+  } catch {
+    // An unparsable URL failed its attempts already; the metric keeps an empty address.
+  }
+  recordDelivery(outcome, { 'webhook.type': type, 'server.address': address });
 }
 
 async function validate(

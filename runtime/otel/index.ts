@@ -13,6 +13,7 @@ export { type OtelApiLike, type OtelTracingOptions, otelTracing } from './otel-t
 export { setSendMetrics, setSendTracing } from './send-hooks.js';
 export type {
   AttemptSpan,
+  DeliveryOutcome,
   DeliveryPhase,
   DeliverySpan,
   EnqueueSpan,

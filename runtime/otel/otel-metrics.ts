@@ -6,7 +6,7 @@
  *   `failed` from `sendNow`), `webhook.type`, `server.address`, `http.response.status_code`, `error.type`;
  * - `webhook.attempt.duration` (histogram, seconds): the same attributes;
  * - `webhook.deliveries` (counter): deliveries that reached their end, by `webhook.outcome`
- *   (`succeeded` or `dead`), `webhook.type`, `server.address`;
+ *   (`succeeded` or `dead`; `succeeded` or `failed` from `sendNow`), `webhook.type`, `server.address`;
  * - `webhook.dead_letters` (counter): deliveries dead-lettered, by `webhook.type`, `server.address`.
  *
  * No message, delivery or endpoint ids: metric attributes must stay low-cardinality.
@@ -54,7 +54,7 @@ export function otelMetrics(api: OtelMetricsApiLike, options: OtelMetricsOptions
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
   const deliveries = meter.createCounter('webhook.deliveries', {
-    description: 'Webhook deliveries that reached their end (succeeded or dead-lettered)',
+    description: 'Webhook deliveries that reached their end (succeeded, dead-lettered, or failed in sendNow)',
     unit: '{delivery}',
   });
   const deadLetters = meter.createCounter('webhook.dead_letters', {

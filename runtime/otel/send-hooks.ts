@@ -3,7 +3,7 @@
  * the sender and the worker make into them. A hook that throws is ignored: telemetry must never stop
  * or fail a delivery.
  */
-import type { AttemptSpan, SendMetrics, SendTracing, TraceAttributes } from './types.js';
+import type { AttemptSpan, DeliveryOutcome, SendMetrics, SendTracing, TraceAttributes } from './types.js';
 
 let tracing: SendTracing | undefined;
 let metrics: SendMetrics | undefined;
@@ -83,7 +83,7 @@ export function recordAttempt(durationMs: number, attributes: TraceAttributes): 
   if (metrics !== undefined) guard(() => metrics?.recordAttempt(durationMs, attributes));
 }
 
-export function recordDelivery(outcome: 'succeeded' | 'dead', attributes: TraceAttributes): void {
+export function recordDelivery(outcome: DeliveryOutcome, attributes: TraceAttributes): void {
   if (metrics !== undefined) guard(() => metrics?.recordDelivery(outcome, attributes));
 }
 

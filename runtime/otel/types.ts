@@ -61,10 +61,16 @@ export interface SendTracing {
   startEnqueue?(headers: Record<string, string>, attributes: TraceAttributes): EnqueueSpan;
 }
 
+/** How a delivery ended, for `SendMetrics.recordDelivery`. */
+export type DeliveryOutcome = 'succeeded' | 'dead' | 'failed';
+
 /** Sender metrics (see `otelMetrics`). Attributes are low-cardinality: no message or endpoint ids. */
 export interface SendMetrics {
   /** One finished attempt and its duration. */
   recordAttempt(durationMs: number, attributes: TraceAttributes): void;
-  /** A delivery that reached its end: `succeeded`, or `dead` (a dead letter). */
-  recordDelivery(outcome: 'succeeded' | 'dead', attributes: TraceAttributes): void;
+  /**
+   * A delivery that reached its end: `succeeded`, `dead` (a dead letter), or `failed` (`sendNow` gave
+   * up: it has no dead-letter queue).
+   */
+  recordDelivery(outcome: DeliveryOutcome, attributes: TraceAttributes): void;
 }

@@ -303,6 +303,32 @@ describe('sender OpenTelemetry', () => {
     await Promise.all([a.outbox.close(), b.outbox.close(), c.outbox.close()]);
   });
 
+  it('metrics: sendNow counts its deliveries, succeeded or failed (it has no dead letters)', async () => {
+    const pet = { 'webhook.type': 'pet.adopted', 'server.address': '127.0.0.1' };
+    const count = async (outcome: string) =>
+      sumWhere(await metric('webhook.deliveries'), { ...pet, 'webhook.outcome': outcome });
+    const before = { succeeded: await count('succeeded'), failed: await count('failed') };
+    const dead = sumWhere(await metric('webhook.dead_letters'), pet);
+    const sender = createSender(petstore, { urlPolicy: LOCAL });
+    const ok = await customer(1); // 503, then 200
+    const refusing = await customer(1, 400); // a final failure
+    const retry = { kind: 'list' as const, delays: [0, 0] }; // two attempts
+    const sent = await sender.sendNow('pet.adopted', adopted(), {
+      url: `${ok.server.url}/hooks`,
+      secret: SECRET,
+      retry,
+    });
+    const refused = await sender.sendNow('pet.adopted', adopted(), {
+      url: `${refusing.server.url}/hooks`,
+      secret: SECRET,
+      retry,
+    });
+    expect([sent.delivered, refused.delivered]).toEqual([true, false]);
+    expect((await count('succeeded')) - before.succeeded).toBe(1);
+    expect((await count('failed')) - before.failed).toBe(1);
+    expect(sumWhere(await metric('webhook.dead_letters'), pet)).toBe(dead);
+  });
+
   it('a tracer or meter that throws never stops a send or a delivery', async () => {
     const { server, handled } = await customer();
     const { sender, worker, outbox } = await provider(server.url);
