@@ -35,6 +35,19 @@ describe('sqliteStore', () => {
     await two.close();
   });
 
+  it('opens its own file with a 2 MB page cache and leaves a passed Database as it is', async () => {
+    // A large cache made every page-splitting commit on a big store slower (see SQLITE_CACHE_KIB).
+    const own = sqliteStore(path.join(dir, 'cache.db'));
+    expect((await own.database()).pragma('cache_size', { simple: true })).toBe(-2000);
+    const db = new Database(path.join(dir, 'cache-passed.db'));
+    db.pragma('cache_size = -8000');
+    const passed = sqliteStore(db);
+    expect(await passed.claim('k', { leaseMs: 1000, now: 1, token: 'a' })).toBe('claimed');
+    expect(db.pragma('cache_size', { simple: true })).toBe(-8000);
+    await own.close();
+    db.close();
+  });
+
   it('rolls back the business write with the dedupe row (transactional mode)', async () => {
     const db = new Database(path.join(dir, 'tx.db'));
     db.exec('CREATE TABLE adoptions (pet TEXT PRIMARY KEY)');
