@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^@gen-webhooks\/runtime$/, replacement: here('./runtime/index.ts') },
       { find: /^@gen-webhooks\/runtime\/web$/, replacement: here('./runtime/web.ts') },
       { find: /^@gen-webhooks\/runtime\/node$/, replacement: here('./runtime/index.ts') },
+      { find: /^@gen-webhooks\/runtime\/generated$/, replacement: here('./runtime/generated.ts') },
       { find: /^gen-webhooks$/, replacement: here('./generator/index.ts') },
     ],
   },

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { SignatureConfig } from '@gen-webhooks/runtime';
 import type { RuntimeMode } from './config.js';
-import { emitContract, type ZodFlavor } from './emit/index.js';
+import { emitContract, RUNTIME_PACKAGE_IMPORT, type ZodFlavor } from './emit/index.js';
 import { diffPackage, emitPackage, type PackageInfo, writePackage } from './emit/package/index.js';
 import { type Diagnostic, GeneratorError } from './errors.js';
 import { type FormatOption, formatFolders } from './format.js';
@@ -148,7 +148,7 @@ export function emitAll(
     const emitted = emitContract(model, {
       version,
       source: displayPath(model.file, options.cwd),
-      runtimeImport: options.runtime === 'inline' ? './runtime/index.js' : '@gen-webhooks/runtime',
+      runtimeImport: options.runtime === 'inline' ? './runtime/index.js' : RUNTIME_PACKAGE_IMPORT,
       checkAll: options.checkAll === true,
       zod: options.zod ?? 'classic',
     });

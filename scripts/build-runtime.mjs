@@ -1,8 +1,8 @@
 // Clean build of @gen-webhooks/runtime: runtime/dist from runtime/.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pruneDist } from './prune-dist.mjs';
+import { exportedEntries, pruneDist } from './prune-dist.mjs';
 
 const runtime = new URL('../runtime/', import.meta.url);
 rmSync(new URL('dist', runtime), { recursive: true, force: true });
@@ -11,4 +11,5 @@ execFileSync(process.execPath, [tsc, '-p', new URL('tsconfig.build.json', runtim
   stdio: 'inherit',
 });
 // Only what the export map's entries load ships (inline.ts, for instance, is read as source by the generator).
-pruneDist(new URL('dist', runtime).pathname, ['index.js', 'web.js']);
+const packageJson = JSON.parse(readFileSync(new URL('package.json', runtime), 'utf8'));
+pruneDist(new URL('dist', runtime).pathname, exportedEntries(packageJson));

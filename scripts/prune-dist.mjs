@@ -34,3 +34,17 @@ export function pruneDist(dist, entries) {
   for (const file of removed) rmSync(file);
   return removed;
 }
+
+/** The `.js` files (paths inside `dist`) that a package.json's `exports` map points at, every condition included. */
+export function exportedEntries(packageJson) {
+  const found = new Set();
+  const visit = (value) => {
+    if (typeof value === 'string') {
+      if (value.startsWith('./dist/') && value.endsWith('.js')) found.add(value.slice('./dist/'.length));
+    } else if (value !== null && typeof value === 'object') {
+      for (const inner of Object.values(value)) visit(inner);
+    }
+  };
+  visit(packageJson.exports);
+  return [...found].sort();
+}

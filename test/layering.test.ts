@@ -28,6 +28,7 @@ describe('layering of this repository', () => {
 
   it('reads both layers', () => {
     expect(graph.files).toContain('runtime/web.ts');
+    expect(graph.files).toContain('runtime/generated-web.ts');
     expect(graph.files).toContain('generator/cli.ts');
     expect(graph.edges.length).toBeGreaterThan(300);
   });
@@ -106,6 +107,15 @@ describe('each rule fires', () => {
       }),
     ).toEqual([
       'runtime/web.ts reaches node:crypto: runtime/web.ts → runtime/a.ts → runtime/b.ts imports it',
+    ]);
+    // The Web entry for generated code is held to the same rule.
+    expect(
+      project({
+        'runtime/generated-web.ts': "export { b } from './b.js';\n",
+        'runtime/b.ts': "import { createHash } from 'node:crypto';\nexport const b = createHash;\n",
+      }),
+    ).toEqual([
+      'runtime/generated-web.ts reaches node:crypto: runtime/generated-web.ts → runtime/b.ts imports it',
     ]);
     // Reached only through a type import: not loaded, so not a violation here (the strict-consumer
     // test checks the declarations need no Node types).

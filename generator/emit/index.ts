@@ -43,6 +43,13 @@ export interface EmitOptions {
 
 export type { ZodFlavor } from './schemas-file.js';
 
+/**
+ * What generated modules import under `--runtime package`: the runtime's entry for generated code,
+ * which exports only what they use, so a consumer's tsc loads a few dozen runtime declarations
+ * instead of the root entry's every store, outbox, adapter and management module.
+ */
+export const RUNTIME_PACKAGE_IMPORT = '@gen-webhooks/runtime/generated';
+
 /** Second line of the declaration/data files (see EmitOptions.checkAll). */
 export const NOCHECK_LINE =
   "// @ts-nocheck: checked by gen-webhooks' own tests; like a library .d.ts under skipLibCheck.\n";

@@ -81,7 +81,11 @@ beforeAll(async () => {
         moduleResolution: 'NodeNext',
         target: 'ES2022',
         baseUrl: repoRoot,
-        paths: { '@gen-webhooks/runtime': ['./runtime/index.ts'], 'gen-webhooks': ['./generator/index.ts'] },
+        paths: {
+          '@gen-webhooks/runtime': ['./runtime/index.ts'],
+          '@gen-webhooks/runtime/generated': ['./runtime/generated.ts'],
+          'gen-webhooks': ['./generator/index.ts'],
+        },
       },
     }),
   );

@@ -6,7 +6,7 @@
  * - the generator imports runtime values only from `generator/tools/` (type imports anywhere);
  * - the generator's API (`generator/index.ts`) does not load the developer tools;
  * - no import cycle, type-only imports included;
- * - nothing the Web entry (`runtime/web.ts`) loads imports a `node:*` module, even for types;
+ * - nothing a Web entry (`runtime/web.ts`, `runtime/generated-web.ts`) loads imports a `node:*` module;
  * - the runtime imports no package but `zod`, and that only in `runtime/manage/` (an optional peer).
  *
  * An edge is type-only for `import type` / `export type … from` and `import('…')` type queries;
@@ -173,13 +173,17 @@ function cycles(graph: Graph): string[][] {
 }
 
 export interface LayeringEntries {
-  readonly web: string;
+  /** The entries the Web export conditions resolve to. */
+  readonly web: readonly string[];
   readonly generatorApi: string;
 }
 
 export function checkLayering(
   graph: Graph,
-  entries: LayeringEntries = { web: 'runtime/web.ts', generatorApi: 'generator/index.ts' },
+  entries: LayeringEntries = {
+    web: ['runtime/web.ts', 'runtime/generated-web.ts'],
+    generatorApi: 'generator/index.ts',
+  },
 ): string[] {
   const problems: string[] = [];
   for (const edge of graph.edges) {
@@ -211,11 +215,12 @@ export function checkLayering(
   }
   for (const component of cycles(graph))
     problems.push(`import cycle (type-only imports count): ${component.join(' ↔ ')}`);
-  const web = reachable(graph, entries.web);
-  for (const [file, via] of web) {
-    for (const edge of graph.edges) {
-      if (edge.from === file && isNode(edge.to)) {
-        problems.push(`${entries.web} reaches ${edge.to}: ${[...via].join(' → ')} imports it`);
+  for (const entry of entries.web) {
+    for (const [file, via] of reachable(graph, entry)) {
+      for (const edge of graph.edges) {
+        if (edge.from === file && isNode(edge.to)) {
+          problems.push(`${entry} reaches ${edge.to}: ${[...via].join(' → ')} imports it`);
+        }
       }
     }
   }

@@ -3,10 +3,10 @@
  * package.json and LICENSE, and `dist` built from the sources and pruned as `npm run build` does.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pruneDist } from '../../scripts/prune-dist.mjs';
+import { exportedEntries, pruneDist } from '../../scripts/prune-dist.mjs';
 import { repoRoot } from '../types/typecheck.js';
 
 export function installRuntime(project: string): string {
@@ -20,6 +20,6 @@ export function installRuntime(project: string): string {
     cwd: repoRoot,
     stdio: 'pipe',
   });
-  pruneDist(dist, ['index.js', 'web.js']);
+  pruneDist(dist, exportedEntries(JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8'))));
   return pkg;
 }

@@ -266,12 +266,15 @@ describe.each(RUNTIMES)('$name', (runtime) => {
       });
       const inputs = Object.keys(result.metafile.inputs);
       expect(inputs).toContain(`node_modules/@gen-webhooks/runtime/dist/${runtime.build}`);
+      // The generated modules' own entry (`@gen-webhooks/runtime/generated`), under the same conditions.
+      const generated = runtime.build === 'web.js' ? 'generated-web.js' : 'generated.js';
+      expect(inputs).toContain(`node_modules/@gen-webhooks/runtime/dist/${generated}`);
       if (runtime.build === 'web.js') {
         // Nothing of Node in a Web bundle: no node:* import survives, no Node build file is in it.
         expect(readFileSync(bundle, 'utf8')).not.toMatch(
           /from\s*["']node:|import\(\s*["']node:|require\(\s*["']node:/,
         );
-        expect(inputs.filter((file) => file.endsWith('dist/index.js'))).toEqual([]);
+        expect(inputs.filter((file) => /dist\/(index|generated)\.js$/.test(file))).toEqual([]);
       }
       const port = await start(runtime, found.bin, bundle);
       const post = async (route: string, delivery: { headers: Record<string, string>; body: string }) => {

@@ -39,6 +39,7 @@ export function typecheck(files: readonly string[], options: TypecheckOptions = 
           baseUrl: repoRoot,
           paths: {
             '@gen-webhooks/runtime': ['./runtime/index.ts'],
+            '@gen-webhooks/runtime/generated': ['./runtime/generated.ts'],
             'gen-webhooks': ['./generator/index.ts'],
           },
         }),

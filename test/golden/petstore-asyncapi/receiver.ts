@@ -8,7 +8,7 @@ import {
   type Receiver,
   type ReceiverOptions,
   type ReceiverParts,
-} from '@gen-webhooks/runtime';
+} from '@gen-webhooks/runtime/generated';
 import { contract } from './contract.js';
 import type { Events } from './types.js';
 
