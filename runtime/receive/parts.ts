@@ -12,16 +12,19 @@ import { toText } from '../bytes.js';
 import type { BodyFormats, Contract, EventMapBase, SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import type { PresetName, PresetOptions, ProviderDescriptor, ProviderPreset } from '../presets/types.js';
-import type { HeadersInput, SchemeOptions, SignatureScheme } from '../signing/scheme.js';
+import type { HeadersInput, SchemeOptions, SchemeVerifier } from '../signing/scheme.js';
 import type { contractHandshakes } from './contract-handshakes.js';
 import { envelopeReader } from './envelope-reader.js';
 import type { AckFast, NodeHandler } from './types.js';
 
-/** What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one kind's. */
+/**
+ * What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one
+ * kind's. A receiver only verifies, so a part may build the verifying half alone (no signing code).
+ */
 export type SchemeFactory = (
   config: SignatureConfig,
   options: SchemeOptions & PresetOptions,
-) => SignatureScheme;
+) => SchemeVerifier;
 
 export interface ReceiverParts {
   /** Builds the contract's signature scheme. */
@@ -43,7 +46,7 @@ export interface ReceiverParts {
 /** The parts of contracts signed with one scheme kind (`invalid_config` for a contract of another). */
 export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>>(
   kind: K,
-  make: (config: Extract<SignatureConfig, { readonly kind: K }>, options: SchemeOptions) => SignatureScheme,
+  make: (config: Extract<SignatureConfig, { readonly kind: K }>, options: SchemeOptions) => SchemeVerifier,
 ): ReceiverParts {
   return {
     scheme: (config, options) => {
