@@ -12,6 +12,7 @@
 import type { EnvelopeConfig, EnvelopeMetaField, EnvelopeTimestampFormat } from './contract.js';
 import { WebhookError } from './errors.js';
 import { newMessageId } from './id.js';
+import { escapePointer } from './json-pointer.js';
 
 export interface Envelope<T = unknown> {
   /** Absent when the contract's body carries no id (it comes from a header then) or left it out. */
@@ -149,13 +150,9 @@ export function buildEnvelope<T>(
   return body;
 }
 
-function pointer(field: string): string {
-  return `/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-}
-
 function shapeError(message: string, field?: string): WebhookError {
   return new WebhookError('invalid_envelope', message, {
-    details: { pointer: field === undefined ? '' : pointer(field) },
+    details: { pointer: field === undefined ? '' : `/${escapePointer(field)}` },
   });
 }
 
