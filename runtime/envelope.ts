@@ -6,7 +6,8 @@
  * No `node:*` imports.
  *
  * Exports: `Envelope`, `envelopeFields(config)`, `buildEnvelope(config, input)` (the JSON body object),
- * `parseEnvelope(config, json)` (checks the shape; `invalid_envelope` with a JSON pointer).
+ * `parseEnvelope(config, json)` (checks the shape; `invalid_envelope` with a JSON pointer),
+ * `readEnvelope(names, object)` (the same for a parsed object, names computed once: receivers).
  * The sender signs with `id = envelope.id`, so the `webhook-id` header equals the envelope id.
  */
 import type { EnvelopeConfig, EnvelopeMetaField, EnvelopeTimestampFormat } from './contract.js';
@@ -226,7 +227,17 @@ export function parseEnvelope<T = unknown>(config: EnvelopeConfig, json: unknown
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw shapeError('Envelope must be a JSON object');
   }
-  const body = value as Record<string, unknown>;
+  return readEnvelope(names, value as Record<string, unknown>);
+}
+
+/**
+ * `parseEnvelope` for a body already known to be a JSON object, with the field names computed once
+ * (`envelopeFields`): what a receiver runs per delivery.
+ */
+export function readEnvelope<T = unknown>(
+  names: EnvelopeFieldNames,
+  body: Record<string, unknown>,
+): Envelope<T> {
   const id = readString(body, names, 'id', 'event id');
   const type = readString(body, names, 'type', 'event type');
   const timestamp = readTimestamp(body, names);
