@@ -2,9 +2,11 @@
  * Size of the runtime code a Web receiver ships (not a timed test): esbuild bundles, minified, with
  * workerd's export conditions (`@gen-webhooks/runtime` → the Web entry) and zod external, then raw
  * and gzip (level 9) bytes against the 10 KB gzip target, and the largest contributors. The target
- * is the runtime code a generated receiver imports (`createReceiverWith` and its contract's parts);
- * the runtime's own `createReceiver`, which takes any contract (every scheme and preset), is shown
- * beside it.
+ * is the runtime code a generated receiver imports: each case bundles the generator's own
+ * `receiver.ts` (emitReceiverFile) for a contract signed with Standard Webhooks, with HMAC
+ * (Petstore) and with the GitHub preset, its `./contract.js` external, so the bundle is exactly the
+ * runtime parts that module imports. The runtime's own `createReceiver`, which takes any contract
+ * (every scheme and preset), is shown beside it.
  *
  *   npx tsx bench/size.bench.ts        (SIZE_TOP=n lists n contributors per case; default 12)
  */
@@ -14,7 +16,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
+import { emitReceiverFile } from '../generator/emit/receiver-file.js';
 import { generate } from '../generator/generate.js';
+import type { ContractModel } from '../generator/model.js';
+import { loadContract } from '../generator/parse/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET_GZIP = 10 * 1024;
@@ -27,6 +32,10 @@ const webRuntime: Plugin = {
     b.onResolve({ filter: /^@gen-webhooks\/runtime(\/web)?$/ }, () => ({
       path: path.join(root, 'runtime/web.ts'),
     }));
+    // A bare generated receiver.ts: its contract (events, schemas) is not runtime code.
+    b.onResolve({ filter: /^\.\/contract\.js$/ }, (args) =>
+      args.importer.includes('receiver-') ? { path: args.path, external: true } : undefined,
+    );
   },
 };
 
@@ -66,27 +75,38 @@ try {
     return path.join(tmp, name);
   };
   console.log(`esbuild, minified, conditions workerd/worker/browser, zod external\n`);
-  const cases: [string, string][] = [
+  const petstore = await loadContract(path.join(root, 'schemas/petstore.openapi.yaml'));
+  // The same contract signed another way: the receiver file depends on the signature and selector.
+  const variants: [string, ContractModel][] = [
     [
-      'the runtime code of a generated Standard Webhooks receiver (createReceiverWith + standardWebhooksParts)',
-      "export { createReceiverWith, createParserWith, standardWebhooksParts } from '@gen-webhooks/runtime';\n",
+      'the runtime code of a generated Standard Webhooks receiver (its receiver.ts, contract external)',
+      { ...petstore, signature: { kind: 'standard-webhooks' } },
     ],
     [
-      'the runtime code of a generated HMAC receiver (createReceiverWith + hmacParts), e.g. Petstore',
-      "export { createReceiverWith, createParserWith, hmacParts } from '@gen-webhooks/runtime';\n",
+      'the runtime code of a generated HMAC receiver (Petstore: its receiver.ts, contract external)',
+      petstore,
     ],
     [
-      'the runtime code of a generated GitHub-preset receiver (createReceiverWith + presetParts(githubPreset))',
-      "import { createReceiverWith, githubPreset, presetParts } from '@gen-webhooks/runtime';\nexport const parts = presetParts(githubPreset);\nexport { createReceiverWith };\n",
-    ],
-    [
-      "the runtime's createReceiver (any contract: every scheme, every preset but Twilio, body decoders)",
-      "export { createReceiver } from '@gen-webhooks/runtime';\n",
+      'the runtime code of a generated GitHub-preset receiver (its receiver.ts, contract external)',
+      {
+        ...petstore,
+        signature: { kind: 'preset', preset: 'github' },
+        envelope: { kind: 'bare' },
+        selector: { kind: 'header', header: 'X-GitHub-Event', bodyField: 'action' },
+      },
     ],
   ];
+  const cases: [string, string][] = variants.map(([label, model]) => [
+    label,
+    emitReceiverFile(model, '', '@gen-webhooks/runtime'),
+  ]);
+  cases.push([
+    "the runtime's createReceiver (any contract: every scheme, every preset but Twilio, body decoders)",
+    "export { createReceiver } from '@gen-webhooks/runtime';\n",
+  ]);
   const sizes: number[] = [];
   for (const [index, [label, text]] of cases.entries()) {
-    sizes.push(await measure(label, write(`case-${index}.ts`, text)));
+    sizes.push(await measure(label, write(`receiver-${index}.ts`, text)));
   }
   await measure(
     'the generated Petstore receiver module (its contract, schemas and the runtime; zod external)',

@@ -221,6 +221,12 @@ function partsExports(dir: string, model: ContractModel): string {
   if (imports.includes('envelopeReader')) {
     lines.push("export { envelopeReader } from './receive/envelope-reader.js';");
   }
+  if (imports.includes('headerSelector')) {
+    lines.push("export { headerSelector } from './receive/select-header.js';");
+  }
+  if (imports.includes('schemaSelector')) {
+    lines.push("export { schemaSelector } from './receive/select-schema.js';");
+  }
   if (imports.includes('ackFastQueue'))
     lines.push("export { ackFastQueue } from './receive/ack-fast-mode.js';");
   return `// This contract's signature parts.\n${lines.join('\n')}\n`;

@@ -9,6 +9,11 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
  * The raw body as bytes. Rejects anything that is not a raw body with `parsed_body`: the most common
  * webhook bug is verifying a JSON object a body parser already produced.
  */
+/** The UTF-8 bytes of a text (one encoder for the whole runtime). */
+export function utf8(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
 export function toBytes(body: RawBody): Uint8Array {
   if (typeof body === 'string') return encoder.encode(body);
   if (body instanceof Uint8Array) return body;

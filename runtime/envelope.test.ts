@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EnvelopeConfig } from './contract.js';
-import { buildEnvelope, envelopeFields, parseEnvelope } from './envelope.js';
+import { buildEnvelope, envelopeFields, parseEnvelope, readEnvelope } from './envelope.js';
 import { WebhookError } from './errors.js';
 import { idTime } from './id.js';
 import { standardWebhooks } from './signing/standard-webhooks.js';
@@ -117,11 +117,17 @@ describe('parseEnvelope', () => {
       [{ id: 'a', event: 'b', timestamp: '2026-01-01T00:00:00Z' }, '/data'],
       [{ ...valid, apiVersion: 3 }, '/apiVersion'],
     ];
+    const names = envelopeFields(PETSTORE);
     for (const [input, pointer] of cases) {
       const error = errorOf(() => parseEnvelope(PETSTORE, input));
       expect(error.code).toBe('invalid_envelope');
       expect(error.details.pointer).toBe(pointer);
+      // The receivers' reader (names computed once) answers any object the same.
+      if (typeof input === 'object' && !Array.isArray(input)) {
+        expect(errorOf(() => readEnvelope(names, input as Record<string, unknown>))).toEqual(error);
+      }
     }
+    expect(readEnvelope(names, valid)).toEqual(parseEnvelope(PETSTORE, valid));
     const renamed: EnvelopeConfig = { kind: 'envelope', fields: { data: 'pay/load~x' } };
     expect(
       errorOf(() => parseEnvelope(renamed, { id: 'a', type: 'b', timestamp: '2026-01-01T00:00:00Z' })).details

@@ -6,12 +6,14 @@
  * No `node:*` imports.
  *
  * Exports: `Envelope`, `envelopeFields(config)`, `buildEnvelope(config, input)` (the JSON body object),
- * `parseEnvelope(config, json)` (checks the shape; `invalid_envelope` with a JSON pointer).
+ * `parseEnvelope(config, json)` (checks the shape; `invalid_envelope` with a JSON pointer),
+ * `readEnvelope(names, object)` (the same for a parsed object, names computed once: receivers).
  * The sender signs with `id = envelope.id`, so the `webhook-id` header equals the envelope id.
  */
 import type { EnvelopeConfig, EnvelopeMetaField, EnvelopeTimestampFormat } from './contract.js';
 import { WebhookError } from './errors.js';
 import { newMessageId } from './id.js';
+import { escapePointer } from './json-pointer.js';
 
 export interface Envelope<T = unknown> {
   /** Absent when the contract's body carries no id (it comes from a header then) or left it out. */
@@ -149,13 +151,9 @@ export function buildEnvelope<T>(
   return body;
 }
 
-function pointer(field: string): string {
-  return `/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-}
-
 function shapeError(message: string, field?: string): WebhookError {
   return new WebhookError('invalid_envelope', message, {
-    details: { pointer: field === undefined ? '' : pointer(field) },
+    details: { pointer: field === undefined ? '' : `/${escapePointer(field)}` },
   });
 }
 
@@ -229,7 +227,17 @@ export function parseEnvelope<T = unknown>(config: EnvelopeConfig, json: unknown
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw shapeError('Envelope must be a JSON object');
   }
-  const body = value as Record<string, unknown>;
+  return readEnvelope(names, value as Record<string, unknown>);
+}
+
+/**
+ * `parseEnvelope` for a body already known to be a JSON object, with the field names computed once
+ * (`envelopeFields`): what a receiver runs per delivery.
+ */
+export function readEnvelope<T = unknown>(
+  names: EnvelopeFieldNames,
+  body: Record<string, unknown>,
+): Envelope<T> {
   const id = readString(body, names, 'id', 'event id');
   const type = readString(body, names, 'type', 'event type');
   const timestamp = readTimestamp(body, names);

@@ -91,6 +91,8 @@ export {
   unsignedParts,
 } from './receive/parts-web.js';
 export { createParser, createReceiver } from './receive/receiver-web.js';
+export { headerSelector } from './receive/select-header.js';
+export { schemaSelector } from './receive/select-schema.js';
 export type {
   AckFast,
   CommonReceiverOptions,

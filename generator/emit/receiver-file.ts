@@ -6,7 +6,8 @@
  * `createParser(options)` is the handler-less form: `verifyAndParse(request)` returns the event.
  * Both hand the runtime only the parts this contract uses (its one scheme or preset, the body
  * decoder only for `bodies`, the handshake answers only for declared handshakes, the ack-fast queue
- * only for a preset that defaults to it), so a bundle carries no other scheme and none of the 22 presets.
+ * only for a preset that defaults to it, the header selector or the choice by schema only for a
+ * contract that selects so), so a bundle carries no other scheme and none of the 22 presets.
  */
 import type { ContractModel } from '../model.js';
 import { commentText, quote } from './literal.js';
@@ -27,6 +28,18 @@ export const ACK_FAST_PRESETS: ReadonlySet<string> = new Set([
 /** `microsoft-graph` → `microsoftGraphPreset`: the runtime's export of one bound preset. */
 export function presetExport(preset: string): string {
   return `${preset.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())}Preset`;
+}
+
+/**
+ * Whether the receiver chooses events by payload schema (runtime/receive/dispatch.ts, the same rule):
+ * the `schema` selector, a body selector's `fallback: 'schema'`, or events sharing a type value.
+ */
+function choosesBySchema(model: ContractModel): boolean {
+  const selector = model.selector;
+  if (selector.kind === 'header') return false;
+  if (selector.kind === 'schema' || (selector.kind === 'body' && selector.fallback === 'schema')) return true;
+  const values = model.events.map((event) => event.match?.body ?? event.name);
+  return new Set(values).size !== values.length;
 }
 
 /**
@@ -52,6 +65,8 @@ export function receiverParts(model: ContractModel): {
             ? { imports: ['asymmetricParts'], expression: 'asymmetricParts' }
             : { imports: ['standardWebhooksParts'], expression: 'standardWebhooksParts' };
   const extra: string[] = [];
+  if (model.selector.kind === 'header') extra.push('headerSelector');
+  if (choosesBySchema(model)) extra.push('schemaSelector');
   // A preset parses its own bodies and answers its own handshakes (the runtime ignores the contract's).
   if (signature.kind !== 'preset') {
     if (model.bodies !== undefined) extra.push('decodeBody');

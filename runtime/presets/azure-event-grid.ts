@@ -12,7 +12,7 @@
  */
 import { WebhookError } from '../errors.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { azureEventGridWindow } from '../stores/retry-windows.js';
 import { field, headerValue, jsonResponse, parseJson, stringField } from './support.js';
 import type { PresetOptions, PresetSchemeOptions, ProviderPreset } from './types.js';
 import { equalText, textSecrets } from './web-crypto.js';
@@ -92,7 +92,7 @@ export const azureEventGrid: ProviderPreset<'azure-event-grid'> = {
   eventId: (_headers, _body, verified) => verified?.id,
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS['azure-event-grid'],
+  dedupeTtlMs: azureEventGridWindow,
   declared: {
     idSigned: false,
     timestampSigned: false,

@@ -15,7 +15,7 @@ import { WebhookError } from '../errors.js';
 import { decodeHex, encodeHex } from '../signing/encoding.js';
 import type { Secret, SignatureScheme, VerifiedDelivery, VerifyInput } from '../signing/scheme.js';
 import { secretList } from '../signing/standard-webhooks-core.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { discordWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
 import { type MaybePromise, type PresetCrypto, settle, settleAll } from './crypto.js';
 import {
@@ -146,7 +146,7 @@ export const discord: ProviderDescriptor<'discord'> = {
     return typeof type === 'number' ? TYPE_NAMES.get(type) : undefined;
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.discord,
+  dedupeTtlMs: discordWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

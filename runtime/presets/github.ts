@@ -6,7 +6,7 @@
  */
 import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { githubWindow } from '../stores/retry-windows.js';
 import { anyKeyMatches, type MacList, macsFor, type PresetCrypto, settle, settleAll } from './crypto.js';
 import {
   bodyInput,
@@ -104,7 +104,7 @@ export const github: ProviderDescriptor<'github'> = {
     return action === undefined ? event : `${event}.${action}`;
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.github,
+  dedupeTtlMs: githubWindow,
   declared: {
     idSigned: false,
     timestampSigned: false,

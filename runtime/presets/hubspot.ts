@@ -9,7 +9,7 @@
  */
 import { encodeBase64 } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { hubspotWindow } from '../stores/retry-windows.js';
 import { checkTimestampMs, checkTolerance } from '../timestamp.js';
 import { field, invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
@@ -96,7 +96,7 @@ export const hubspot: ProviderPreset<'hubspot'> = {
   eventId: (_headers, _body, verified) => verified?.id,
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.hubspot,
+  dedupeTtlMs: hubspotWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

@@ -8,7 +8,7 @@
 import { WebhookError } from '../errors.js';
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { intercomWindow } from '../stores/retry-windows.js';
 import { checkTimestamp } from '../timestamp.js';
 import { field, invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
@@ -63,7 +63,7 @@ export const intercom: ProviderPreset<'intercom'> = {
   eventId: (_headers, body) => stringField(body, 'id'),
   eventType: (_headers, body) => stringField(body, 'topic'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.intercom,
+  dedupeTtlMs: intercomWindow,
   declared: {
     idSigned: true,
     timestampSigned: false,

@@ -6,7 +6,7 @@
  */
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { lemonSqueezyWindow } from '../stores/retry-windows.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { hmacKeys } from './web-crypto.js';
@@ -42,7 +42,7 @@ export const lemonSqueezy: ProviderPreset<'lemon-squeezy'> = {
   eventId: (_headers, _body, verified) => verified?.id,
   eventType: (_headers, body) => stringField(body, 'meta.event_name'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS['lemon-squeezy'],
+  dedupeTtlMs: lemonSqueezyWindow,
   declared: {
     idSigned: true,
     timestampSigned: false,

@@ -9,7 +9,7 @@
 import { WebhookError } from '../errors.js';
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { linearWindow } from '../stores/retry-windows.js';
 import { checkTimestampMs, checkTolerance } from '../timestamp.js';
 import {
   field,
@@ -87,7 +87,7 @@ export const linear: ProviderPreset<'linear'> = {
   eventId: (headers, _body, verified) => verified?.id ?? headerValue(headers, 'Linear-Delivery'),
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.linear,
+  dedupeTtlMs: linearWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

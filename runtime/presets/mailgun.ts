@@ -8,7 +8,7 @@
 import { WebhookError } from '../errors.js';
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { mailgunWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
 import { field, parseJson, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
@@ -95,7 +95,7 @@ export const mailgun: ProviderPreset<'mailgun'> = {
   eventId: (_headers, body) => stringField(body, 'event-data.id'),
   eventType: (_headers, body) => stringField(body, 'event-data.event'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.mailgun,
+  dedupeTtlMs: mailgunWindow,
   declared: {
     idSigned: false,
     timestampSigned: true,

@@ -8,7 +8,7 @@
 import { WebhookError } from '../errors.js';
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { metaWindow } from '../stores/retry-windows.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { equalText, hmacKeys } from './web-crypto.js';
@@ -46,7 +46,7 @@ export const meta: ProviderPreset<'meta'> = {
   eventId: (_headers, _body, verified) => verified?.id,
   eventType: (_headers, body) => stringField(body, 'object'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.meta,
+  dedupeTtlMs: metaWindow,
   declared: {
     idSigned: true,
     timestampSigned: false,

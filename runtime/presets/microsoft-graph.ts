@@ -10,7 +10,7 @@
  */
 import { WebhookError } from '../errors.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { microsoftGraphWindow } from '../stores/retry-windows.js';
 import { parseJson } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { equalText, textSecrets } from './web-crypto.js';
@@ -85,7 +85,7 @@ export const microsoftGraph: ProviderPreset<'microsoft-graph'> = {
   eventType: (_headers, body) =>
     isRecord(body) && typeof body['type'] === 'string' ? body['type'] : undefined,
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS['microsoft-graph'],
+  dedupeTtlMs: microsoftGraphWindow,
   declared: {
     idSigned: false,
     timestampSigned: false,

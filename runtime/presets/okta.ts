@@ -9,7 +9,7 @@
  */
 import { WebhookError } from '../errors.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { oktaWindow } from '../stores/retry-windows.js';
 import { field, headerValue, jsonResponse, parseJson, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { equalText, textSecrets } from './web-crypto.js';
@@ -69,7 +69,7 @@ export const okta: ProviderPreset<'okta'> = {
   eventId: (_headers, _body, verified) => verified?.id,
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.okta,
+  dedupeTtlMs: oktaWindow,
   declared: {
     idSigned: false,
     timestampSigned: false,

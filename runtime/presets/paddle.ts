@@ -7,7 +7,7 @@
  */
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { paddleWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
@@ -73,7 +73,7 @@ export const paddle: ProviderPreset<'paddle'> = {
   eventId: (_headers, body) => stringField(body, 'event_id'),
   eventType: (_headers, body) => stringField(body, 'event_type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.paddle,
+  dedupeTtlMs: paddleWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

@@ -10,7 +10,7 @@ import { WebhookError } from '../errors.js';
 import { decodeBase64 } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { keyList } from '../signing/verification-key.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { plaidWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance } from '../timestamp.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PlaidKey, PresetSchemeOptions, ProviderPreset } from './types.js';
@@ -171,7 +171,7 @@ export const plaid: ProviderPreset<'plaid'> = {
     return type === undefined ? undefined : code === undefined ? type : `${type}.${code}`;
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.plaid,
+  dedupeTtlMs: plaidWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

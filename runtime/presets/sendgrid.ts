@@ -10,7 +10,7 @@ import { WebhookError } from '../errors.js';
 import { decodeBase64, encodeBase64 } from '../signing/encoding.js';
 import type { Secret, SignatureScheme } from '../signing/scheme.js';
 import { secretList } from '../signing/standard-webhooks-core.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { sendgridWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
 import { field, invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
@@ -92,7 +92,7 @@ export const sendgrid: ProviderPreset<'sendgrid'> = {
   eventId: (_headers, _body, verified) => verified?.id,
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.sendgrid,
+  dedupeTtlMs: sendgridWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

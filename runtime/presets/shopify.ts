@@ -8,7 +8,7 @@
 import { WebhookError } from '../errors.js';
 import { decodeBase64, encodeBase64 } from '../signing/encoding.js';
 import type { HeadersInput, SignatureScheme, VerifiedDelivery } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { shopifyWindow } from '../stores/retry-windows.js';
 import { anyKeyMatches, macsFor, type PresetCrypto, settle } from './crypto.js';
 import {
   bodyInput,
@@ -102,7 +102,7 @@ export const shopify: ProviderDescriptor<'shopify'> = {
   eventId: (headers, _body, verified) => verified?.id ?? dedupeKey(headers),
   eventType: (headers) => headerValue(headers, TOPIC_HEADER),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.shopify,
+  dedupeTtlMs: shopifyWindow,
   declared: {
     idSigned: false,
     timestampSigned: false,

@@ -6,7 +6,7 @@
  */
 import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
 import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { slackWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
 import { anyKeyMatches, macsFor, type PresetCrypto, settle } from './crypto.js';
 import {
@@ -100,7 +100,7 @@ export const slack: ProviderDescriptor<'slack'> = {
     return stringField(body, 'type') ?? stringField(body, 'command');
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.slack,
+  dedupeTtlMs: slackWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

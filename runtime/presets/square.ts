@@ -8,7 +8,7 @@
  */
 import { encodeBase64 } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { squareWindow } from '../stores/retry-windows.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { hmacKeys } from './web-crypto.js';
@@ -46,7 +46,7 @@ export const square: ProviderPreset<'square'> = {
   eventId: (_headers, body) => stringField(body, 'event_id'),
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.square,
+  dedupeTtlMs: squareWindow,
   declared: {
     idSigned: true,
     timestampSigned: false,

@@ -5,7 +5,7 @@
  */
 import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { stripeWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
 import { anyKeyMatches, macsFor, type PresetCrypto, settle, settleAll } from './crypto.js';
 import {
@@ -97,7 +97,7 @@ export const stripe: ProviderDescriptor<'stripe'> = {
   },
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.stripe,
+  dedupeTtlMs: stripeWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

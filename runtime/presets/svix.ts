@@ -4,7 +4,7 @@
  * kept across Svix retries (which are re-signed with a fresh timestamp), so it is the dedupe key.
  */
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { svixWindow } from '../stores/retry-windows.js';
 import type { PresetCrypto } from './crypto.js';
 import { guardVerify, headerValue, parseJson, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderDescriptor } from './types.js';
@@ -31,7 +31,7 @@ export const svix: ProviderDescriptor<'svix'> = {
     verified?.id ?? headerValue(headers, 'webhook-id') ?? headerValue(headers, 'svix-id'),
   eventType: (_headers, body) => stringField(body, 'type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.svix,
+  dedupeTtlMs: svixWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

@@ -10,7 +10,7 @@ import { toBytes } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import { decodeBase64, decodeHex, encodeBase64 } from '../signing/encoding.js';
 import type { HeadersInput, RawBody, SignatureScheme, VerifiedDelivery } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { twilioWindow } from '../stores/retry-windows.js';
 import { anyKeyMatches, type MaybePromise, macsFor, type PresetCrypto, settle } from './crypto.js';
 import {
   guardVerify,
@@ -281,7 +281,7 @@ export const twilio: ProviderDescriptor<'twilio'> = {
     return stringField(body, 'type');
   },
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.twilio,
+  dedupeTtlMs: twilioWindow,
   declared: {
     idSigned: false,
     timestampSigned: false,

@@ -9,7 +9,7 @@
 import { WebhookError } from '../errors.js';
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { twitchWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance } from '../timestamp.js';
 import {
   field,
@@ -96,7 +96,7 @@ export const twitch: ProviderPreset<'twitch'> = {
   eventId: (headers, _body, verified) => verified?.id ?? headerValue(headers, ID_HEADER),
   eventType: (_headers, body) => stringField(body, 'subscription.type'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.twitch,
+  dedupeTtlMs: twitchWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

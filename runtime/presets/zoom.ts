@@ -7,7 +7,7 @@
  */
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { RETRY_WINDOWS } from '../stores/retry-windows.js';
+import { zoomWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
 import {
   invalidSignature,
@@ -63,7 +63,7 @@ export const zoom: ProviderPreset<'zoom'> = {
   eventId: (_headers, _body, verified) => verified?.id,
   eventType: (_headers, body) => stringField(body, 'event'),
   // Retry window of the provider plus a margin (shared table in stores/retry-windows.ts).
-  dedupeTtlMs: RETRY_WINDOWS.zoom,
+  dedupeTtlMs: zoomWindow,
   declared: {
     idSigned: true,
     timestampSigned: true,

@@ -12,9 +12,9 @@ import { bodyTooLarge, toBytes } from '../bytes.js';
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import type { DeliverySpan } from '../otel/types.js';
-import type { HandshakeResponse, PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
+import type { HandshakeResponse, ProviderDescriptor } from '../presets/types.js';
 import type { RawBody, Secret } from '../signing/scheme.js';
-import { keyList, missingVerificationKey } from '../signing/verification-key.js';
+import { keyList } from '../signing/verification-key.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS, type IdempotencyStore } from '../stores/types.js';
 import type { AckFastMode } from './ack-fast-mode.js';
 import { Completions } from './completion.js';
@@ -23,7 +23,7 @@ import { createDispatcher, unknownReporter } from './dispatch.js';
 import { type AnyHandler, isThenable } from './handler-event.js';
 import { Listeners } from './listeners.js';
 import { consoleLogger, elapsed, reportResult, safeLog, safely } from './observe.js';
-import { bodyParser, contentId, providerOf, type ReceiverParts } from './parts.js';
+import { bodyParser, contentId, providerOf, type ReceiverParts, verifierFor } from './parts.js';
 import { type Checked, policyCheck } from './policy.js';
 import { errorResult, statusResult, toWebhookError } from './respond.js';
 import type { Ids, RunContext } from './run-context.js';
@@ -146,17 +146,9 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
       `transactional: true needs a store with transactions (got ${store?.name})`,
     );
   }
-  const missing = missingVerificationKey(contract.signature, o, 'createReceiver', contract.name);
-  if (missing) throw missing;
-  // Also handed to the preset's handshakes (Zoom answers with an HMAC; Twitch and Graph call hooks).
-  const presetOptions: PresetSchemeOptions = {
-    ...(o.preset ?? {}),
-    secret: (o.secret ?? []) as never,
-    ...(o.publicKey === undefined ? {} : { publicKey: o.publicKey }),
-    ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
-    now,
-  };
-  const scheme = o.scheme ?? parts.scheme(contract.signature, presetOptions);
+  // presetOptions are also handed to the preset's handshakes (Zoom answers with an HMAC; Twitch and
+  // Graph call hooks).
+  const { scheme, presetOptions } = verifierFor(contract, o, parts, 'createReceiver', now);
   // A preset answers its provider's handshakes; any other contract answers the ones it declares and
   // the sender's endpoint verification event (unless it declares an event of that name itself).
   const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
@@ -183,7 +175,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
         : verificationEvent
           ? { after: (_r, body) => verificationAnswer(body) }
           : undefined;
-  const dispatch = createDispatcher(contract, parts.envelope);
+  const dispatch = createDispatcher(contract, parts);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
   const keyOf = (id: string): string => `${contract.name}:${id}`;
   const retryAfter = String(Math.max(1, Math.ceil(leaseMs / 1000)));

@@ -7,6 +7,10 @@ import { memoryStore } from '../stores/memory.js';
 import { createDispatcher } from './dispatch.js';
 import { envelopeReader } from './envelope-reader.js';
 import { createReceiver } from './receiver-web.js';
+import { headerSelector } from './select-header.js';
+import { schemaSelector } from './select-schema.js';
+
+const all = { envelope: envelopeReader, headerSelector, schemaSelector };
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -25,7 +29,7 @@ const batch: Contract<BatchEvents> = {
 
 describe('createDispatcher', () => {
   it("selects by the body's own type value, falling back to the event's key", () => {
-    const dispatch = createDispatcher(batch, envelopeReader);
+    const dispatch = createDispatcher(batch, all);
     expect(dispatch({ type: 'batch.completed', data: { id: 'b' } }, {}, { id: 'msg_1' })).toMatchObject({
       event: 'batch_completed',
       id: 'msg_1',
@@ -46,7 +50,7 @@ describe('createDispatcher', () => {
           b: { schema: z.unknown(), match: { body: 'c' } },
         },
       },
-      envelopeReader,
+      all,
     );
     expect(dispatch({ type: 'b', data: 1 }, {}, {}).event).toBe('a');
     expect(dispatch({ type: 'c', data: 1 }, {}, {}).event).toBe('b');
@@ -65,33 +69,50 @@ describe('createDispatcher', () => {
       envelope: { kind: 'bare' },
       selector: { kind: 'schema' },
     };
-    const dispatch = createDispatcher(contract, envelopeReader);
+    const dispatch = createDispatcher(contract, all);
     expect(dispatch({ invoice: {}, daysOverdue: 2 }, {}, {}).event).toBe('overdue');
     expect(dispatch({ amount: 1 }, {}, {}).event).toBe('invoice');
     const both = dispatch({ amount: 1, note: 'x' }, {}, {});
     expect(both.event).toBeUndefined();
     expect(both.type).toContain('ambiguous');
     expect(dispatch({ nothing: true }, {}, {}).event).toBeUndefined();
-    const single = createDispatcher(
-      { ...contract, events: { only: { schema: z.number() } } },
-      envelopeReader,
-    );
+    const single = createDispatcher({ ...contract, events: { only: { schema: z.number() } } }, all);
     expect(single('not a number', {}, {}).event).toBe('only');
   });
 
   it('an enveloped contract without the envelope part is invalid_config', () => {
-    expect(() => createDispatcher(batch, undefined)).toThrow(/envelopeReader/);
-    expect(() =>
-      createDispatcher({ ...(batch as Contract), envelope: { kind: 'bare' } }, undefined),
-    ).not.toThrow();
+    expect(() => createDispatcher(batch, {})).toThrow(/envelopeReader/);
+    expect(() => createDispatcher({ ...(batch as Contract), envelope: { kind: 'bare' } }, {})).not.toThrow();
+  });
+
+  it('a contract that selects by header or by schema without that part is invalid_config', () => {
+    const bare = { ...(batch as Contract), envelope: { kind: 'bare' } } as const;
+    const header = { kind: 'header', header: 'X-Event' } as const;
+    const byHeader: Contract = {
+      ...bare,
+      selector: header,
+      events: { a: { schema: z.unknown(), match: { header: 'a' } } },
+    };
+    expect(() => createDispatcher(byHeader, {})).toThrow(/selects by header: its parts need headerSelector/);
+    expect(createDispatcher(byHeader, { headerSelector })({}, { 'x-event': 'a' }, {}).event).toBe('a');
+    const needSchema = /chooses events by schema: its parts need schemaSelector/;
+    expect(() => createDispatcher({ ...bare, selector: { kind: 'schema' } }, {})).toThrow(needSchema);
+    const fallback = { kind: 'body', field: 'type', fallback: 'schema' } as const;
+    expect(() => createDispatcher({ ...bare, selector: fallback }, {})).toThrow(needSchema);
+    // Two events sharing a type value are told apart by their schemas.
+    const shared: Contract = {
+      ...bare,
+      selector: { kind: 'body', field: 'type' },
+      events: { a: { schema: z.unknown() }, b: { schema: z.unknown(), match: { body: 'a' } } },
+    };
+    expect(() => createDispatcher(shared, {})).toThrow(needSchema);
+    expect(() => createDispatcher(shared, { schemaSelector })).not.toThrow();
+    expect(() => createDispatcher({ ...bare, selector: { kind: 'body', field: 'type' } }, {})).not.toThrow();
   });
 
   it('refuses an envelope-type selector over an envelope without a type field', () => {
     expect(() =>
-      createDispatcher(
-        { ...(batch as Contract), envelope: { kind: 'envelope', absent: ['type'] } },
-        envelopeReader,
-      ),
+      createDispatcher({ ...(batch as Contract), envelope: { kind: 'envelope', absent: ['type'] } }, all),
     ).toThrow(/type field/);
   });
 });
@@ -165,7 +186,7 @@ describe('body selector with a schema fallback', () => {
         envelope: { kind: 'bare' },
         selector: { kind: 'body', field: 'type', fallback: 'schema' },
       },
-      envelopeReader,
+      all,
     );
     expect(dispatch({ type: 'merchant.created', data: {} }, {}, {}).event).toBe('merchant.created');
     expect(dispatch({ uniqueTerminalId: 'T1' }, {}, {}).event).toBe('terminal.assigned');
@@ -192,7 +213,7 @@ describe('schema selector: the most specific schema wins', () => {
         envelope: { kind: 'bare' },
         selector: { kind: 'schema' },
       },
-      envelopeReader,
+      all,
     );
     expect(dispatch({ id: 1, lumens: 3, sentAt: 'x' }, {}, {}).event).toBe('lightMeasured');
     expect(dispatch({ command: 'on', sentAt: 'x' }, {}, {}).event).toBe('turnOnOff');

@@ -3,14 +3,19 @@
  * data) per `contract.envelope`, and the event name per `contract.selector` and each event's `match`.
  * A type value that is no event's `match.body` but is an event's name selects that event (the
  * contract's key for it). A delivery no event matches is `event: undefined`, reported by
- * `reportUnknown` (never a silent 2xx).
+ * `reportUnknown` (never a silent 2xx). The `header` selector and the choice by schema are parts
+ * (`select-header.ts`, `select-schema.ts`): a contract that uses neither carries neither.
  */
-import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
+import type { Contract, EventMapBase } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { getHeader } from '../headers.js';
+import { escapePointer } from '../json-pointer.js';
 import { unsignedIdHeader } from '../signing/hmac-scheme-core.js';
 import type { HeadersInput, VerifiedDelivery } from '../signing/scheme.js';
+import { getPath, isRecord } from './body-path.js';
 import type { envelopeReader } from './envelope-reader.js';
+import type { HeaderSelect, headerSelector } from './select-header.js';
+import type { SchemaCandidate, schemaSelector } from './select-schema.js';
 
 export interface Extracted {
   /** Stable delivery/event id, when the transport or the envelope carries one. */
@@ -27,85 +32,35 @@ export interface Extracted {
 
 export type Dispatcher = (body: unknown, headers: HeadersInput, verified: VerifiedDelivery) => Extracted;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function getPath(value: unknown, path: string): unknown {
-  let current = value;
-  for (const part of path.split('.')) {
-    if (!isRecord(current)) return undefined;
-    current = current[part];
-  }
-  return current;
-}
-
 function toDate(value: unknown): Date | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+/** The parts a dispatcher takes: the envelope reader and the selectors beyond a type value. */
+export interface DispatchParts {
+  readonly envelope?: typeof envelopeReader;
+  readonly headerSelector?: typeof headerSelector;
+  readonly schemaSelector?: typeof schemaSelector;
 }
 
-interface SchemaCandidate {
-  readonly name: string;
-  readonly schema: StandardSchemaV1;
-  readonly fields: ReadonlySet<string>;
+function needs(contract: Contract<EventMapBase>, what: string, part: string): WebhookError {
+  return new WebhookError('invalid_config', `"${contract.name}" ${what}: its parts need ${part}`);
 }
 
 /**
- * `schema` selector: the one event whose schema accepts the payload; among several, the one that
- * declares the most of the body's fields (events in contract order).
+ * `parts.envelope` is required by an enveloped contract, `parts.headerSelector` by a `header`
+ * selector, `parts.schemaSelector` by a contract that chooses by schema (`invalid_config` without).
  */
-function bySchema(
-  events: readonly SchemaCandidate[],
-  data: unknown,
-): { type: string; event: string | undefined } {
-  if (events.length === 1) {
-    const only = (events[0] as SchemaCandidate).name;
-    return { type: only, event: only };
-  }
-  let accepted: SchemaCandidate[] = [];
-  for (const candidate of events) {
-    const result = candidate.schema['~standard'].validate(data);
-    if (result instanceof Promise) {
-      throw new WebhookError('invalid_config', 'The "schema" selector needs synchronous schemas');
-    }
-    if (result.issues === undefined) accepted.push(candidate);
-  }
-  if (accepted.length > 1 && isRecord(data)) {
-    const keys = Object.keys(data);
-    const score = (c: SchemaCandidate) => keys.filter((k) => c.fields.has(k)).length;
-    const best = Math.max(...accepted.map(score));
-    accepted = accepted.filter((c) => score(c) === best);
-  }
-  if (accepted.length === 1) {
-    const name = (accepted[0] as SchemaCandidate).name;
-    return { type: name, event: name };
-  }
-  return {
-    type:
-      accepted.length === 0
-        ? '(no event schema accepts the payload)'
-        : `(ambiguous: ${accepted.map((c) => c.name).join(', ')})`,
-    event: undefined,
-  };
-}
-
-/** `readEnvelope`: the `envelope` part, required by an enveloped contract (`invalid_config` without). */
 export function createDispatcher<M extends EventMapBase>(
   contract: Contract<M>,
-  readEnvelope: typeof envelopeReader | undefined,
+  parts: DispatchParts,
 ): Dispatcher {
   const { envelope, selector } = contract;
+  const readEnvelope = parts.envelope;
   if (envelope.kind === 'envelope' && readEnvelope === undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      `"${contract.name}" has an envelope: its parts need envelopeReader`,
-    );
+    throw needs(contract, 'has an envelope', 'envelopeReader');
   }
   const reader = envelope.kind === 'envelope' ? readEnvelope?.(envelope) : undefined;
   const names = reader?.names;
@@ -117,37 +72,38 @@ export function createDispatcher<M extends EventMapBase>(
       'The envelope-type selector needs an envelope type field (it is listed as absent)',
     );
   }
+  let byHeader: HeaderSelect | undefined;
+  if (selector.kind === 'header') {
+    if (parts.headerSelector === undefined) throw needs(contract, 'selects by header', 'headerSelector');
+    byHeader = parts.headerSelector(contract);
+  }
 
-  // Selector value → event name; for header selectors, header value → (body value → event name).
-  // Several events may share a type value (Slack's `emoji_changed` with a `subtype`): their schemas decide.
+  // Selector value → event names. Several events may share a type value (Slack's `emoji_changed`
+  // with a `subtype`): their schemas decide.
   const byValue = new Map<string, SchemaCandidate[]>();
-  const byHeader = new Map<string, { headerOnly?: string; byBody: Map<string, string> }>();
   const schemas: SchemaCandidate[] = [];
-  for (const [name, definition] of Object.entries(contract.events)) {
-    const match = definition.match;
-    if (selector.kind === 'header') {
-      const headerValue = match?.header;
-      if (headerValue === undefined) {
-        throw new WebhookError(
-          'invalid_config',
-          `Event "${name}" needs match.header for the header selector`,
-        );
-      }
-      const slot = byHeader.get(headerValue) ?? { byBody: new Map<string, string>() };
-      if (match?.body === undefined) slot.headerOnly = name;
-      else slot.byBody.set(match.body, name);
-      byHeader.set(headerValue, slot);
-    } else {
+  if (byHeader === undefined) {
+    for (const [name, definition] of Object.entries(contract.events)) {
       const candidate = { name, schema: definition.schema, fields: new Set(definition.fields ?? []) };
       schemas.push(candidate);
       if (selector.kind !== 'schema') {
-        const value = match?.body ?? name;
+        const value = definition.match?.body ?? name;
         byValue.set(value, [...(byValue.get(value) ?? []), candidate]);
       }
     }
   }
   // The key fallback: only names no event claims as a match value.
   for (const candidate of schemas) if (!byValue.has(candidate.name)) byValue.set(candidate.name, [candidate]);
+  const bySchema = parts.schemaSelector;
+  if (
+    bySchema === undefined &&
+    (selector.kind === 'schema' ||
+      (selector.kind === 'body' && selector.fallback === 'schema') ||
+      [...byValue.values()].some((list) => list.length > 1))
+  ) {
+    throw needs(contract, 'chooses events by schema', 'schemaSelector');
+  }
+  const choose = bySchema as typeof schemaSelector;
 
   return (body, headers, verified) => {
     let data: unknown = body;
@@ -187,24 +143,14 @@ export function createDispatcher<M extends EventMapBase>(
 
     let type: string;
     let event: string | undefined;
-    if (selector.kind === 'header') {
-      const headerValue = getHeader(headers, selector.header);
-      if (headerValue === undefined) {
-        throw new WebhookError('missing_header', `Missing ${selector.header} header (the event type)`, {
-          details: { header: selector.header.toLowerCase() },
-        });
-      }
-      const bodyValue = selector.bodyField === undefined ? undefined : getPath(data, selector.bodyField);
-      const bodyText = typeof bodyValue === 'string' ? bodyValue : undefined;
-      type = bodyText === undefined ? headerValue : `${headerValue}.${bodyText}`;
-      const slot = byHeader.get(headerValue);
-      event = (bodyText === undefined ? undefined : slot?.byBody.get(bodyText)) ?? slot?.headerOnly;
+    if (byHeader !== undefined) {
+      ({ type, event } = byHeader(headers, data));
     } else if (selector.kind === 'schema') {
-      ({ type, event } = bySchema(schemas, data));
+      ({ type, event } = choose(schemas, data));
     } else {
       const raw = selector.kind === 'body' ? getPath(body, selector.field) : envelopeType;
       if (raw === undefined && selector.kind === 'body' && selector.fallback === 'schema') {
-        ({ type, event } = bySchema(schemas, data));
+        ({ type, event } = choose(schemas, data));
         return { id, type, event, timestamp, data, dataPointer };
       }
       if (typeof raw !== 'string' || raw === '') {
@@ -222,7 +168,7 @@ export function createDispatcher<M extends EventMapBase>(
       event =
         candidates === undefined || candidates.length === 1
           ? candidates?.[0]?.name
-          : bySchema(candidates, data).event;
+          : choose(candidates, data).event;
     }
     return { id, type, event, timestamp, data, dataPointer };
   };

@@ -4,7 +4,7 @@
  * preset) carry no envelope code; the scheme parts include it, `presetParts` does not.
  */
 import type { EnvelopeConfig } from '../contract.js';
-import { type Envelope, type EnvelopeFieldNames, envelopeFields, parseEnvelope } from '../envelope.js';
+import { type Envelope, type EnvelopeFieldNames, envelopeFields, readEnvelope } from '../envelope.js';
 
 export interface EnvelopeReader {
   /** The field names the contract uses. */
@@ -14,5 +14,6 @@ export interface EnvelopeReader {
 }
 
 export function envelopeReader(config: EnvelopeConfig): EnvelopeReader {
-  return { names: envelopeFields(config), read: (body) => parseEnvelope(config, body) };
+  const names = envelopeFields(config);
+  return { names, read: (body) => readEnvelope(names, body) };
 }

@@ -153,14 +153,26 @@ describe("the generator's receiver parts", () => {
   });
 
   it('emits the feature parts a contract needs, and no other', () => {
-    expect(receiverParts(model({ signature: { kind: 'hmac' } })).expression).toBe('hmacParts');
-    expect(
-      receiverParts(model({ signature: { kind: 'preset', preset: 'github' }, envelope: { kind: 'bare' } }))
-        .expression,
-    ).toBe('presetParts(githubPreset)');
+    const byType = { kind: 'body', field: 'type' };
+    const events = [{ name: 'a' }, { name: 'b', match: { body: 'c' } }];
+    const base = { selector: byType, events };
+    expect(receiverParts(model({ ...base, signature: { kind: 'hmac' } })).expression).toBe('hmacParts');
     expect(
       receiverParts(
-        model({ signature: { kind: 'preset', preset: 'slack' }, envelope: { kind: 'envelope' } }),
+        model({
+          ...base,
+          signature: { kind: 'preset', preset: 'github' },
+          envelope: { kind: 'bare' },
+          selector: { kind: 'header', header: 'X-GitHub-Event', bodyField: 'action' },
+        }),
+      ),
+    ).toEqual({
+      imports: ['presetParts', 'githubPreset', 'headerSelector'],
+      expression: '{ ...presetParts(githubPreset), headerSelector }',
+    });
+    expect(
+      receiverParts(
+        model({ ...base, signature: { kind: 'preset', preset: 'slack' }, envelope: { kind: 'envelope' } }),
       ),
     ).toEqual({
       imports: ['presetParts', 'slackPreset', 'envelopeReader', 'ackFastQueue'],
@@ -168,11 +180,22 @@ describe("the generator's receiver parts", () => {
     });
     expect(
       receiverParts(
-        model({ signature: { kind: 'standard-webhooks' }, handshakes: [{ kind: 'cloudevents' }] }),
+        model({ ...base, signature: { kind: 'standard-webhooks' }, handshakes: [{ kind: 'cloudevents' }] }),
       ),
     ).toEqual({
       imports: ['standardWebhooksParts', 'contractHandshakes'],
       expression: '{ ...standardWebhooksParts, handshakes: contractHandshakes }',
     });
+    // The choice by schema: the schema selector, a schema fallback, or events sharing a type value.
+    const sw = { signature: { kind: 'standard-webhooks' }, events };
+    for (const selector of [{ kind: 'schema' }, { ...byType, fallback: 'schema' }]) {
+      expect(receiverParts(model({ ...sw, selector })).expression).toBe(
+        '{ ...standardWebhooksParts, schemaSelector }',
+      );
+    }
+    const shared = [...events, { name: 'c' }];
+    expect(receiverParts(model({ ...sw, selector: byType, events: shared })).imports).toContain(
+      'schemaSelector',
+    );
   });
 });

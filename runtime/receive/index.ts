@@ -14,6 +14,8 @@ export {
   unsignedParts,
 } from './parts-node.js';
 export { createParser, createReceiver } from './receiver-node.js';
+export { headerSelector } from './select-header.js';
+export { schemaSelector } from './select-schema.js';
 export type {
   AckFast,
   AnyReceivedEvent,

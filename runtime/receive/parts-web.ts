@@ -1,19 +1,22 @@
-/** The signature parts of one scheme kind on Web Crypto, for generated receivers (twins of `parts-node.ts`). */
+/**
+ * The signature parts of one scheme kind on Web Crypto, for generated receivers (twins of
+ * `parts-node.ts`). Receivers only verify: the Standard Webhooks and HMAC parts carry no signing code.
+ */
 
 import { type AsymmetricOptions, asymmetricScheme } from '../signing/asymmetric-scheme.js';
-import { hmacSchemeWeb } from '../signing/hmac-scheme-web.js';
+import { hmacVerifierWeb } from '../signing/hmac-scheme-web.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { standardWebhooksWeb } from '../signing/standard-webhooks-web.js';
+import { standardWebhooksVerifierWeb } from '../signing/standard-webhooks-web.js';
 import { type ReceiverParts, schemeParts } from './parts.js';
 
 /** Standard Webhooks contracts (the default signature). */
 export const standardWebhooksParts: ReceiverParts = /* @__PURE__ */ schemeParts(
   'standard-webhooks',
-  (_c, o) => standardWebhooksWeb(o),
+  (_c, o) => standardWebhooksVerifierWeb(o),
 );
 
 /** `kind: hmac` contracts. */
-export const hmacParts: ReceiverParts = /* @__PURE__ */ schemeParts('hmac', hmacSchemeWeb);
+export const hmacParts: ReceiverParts = /* @__PURE__ */ schemeParts('hmac', hmacVerifierWeb);
 
 const unsigned: SignatureScheme = { name: 'none', sign: async () => ({}), verify: async () => ({}) };
 

@@ -4,24 +4,42 @@
  * a preset contract, and the form/multipart decoder for a contract with `bodies`. The entries'
  * `createReceiver`/`createParser` pass every part (any contract works); generated receivers pass
  * `standardWebhooksParts`, `hmacParts`, `unsignedParts` or `presetParts(<name>Preset)`, plus
- * `contractHandshakes` for declared handshakes and `ackFastQueue()` for a preset that defaults to
- * ack-fast. The Node entry's parts add `node` (`receiver.node()`); the Web entry's never do.
+ * `contractHandshakes` for declared handshakes, `ackFastQueue()` for a preset that defaults to
+ * ack-fast, `headerSelector` for a `header` selector and `schemaSelector` for a choice by schema. The Node entry's parts add `node` (`receiver.node()`); the Web entry's never do.
  */
 import type { ReceiverLike } from '../adapters/types.js';
 import { toText } from '../bytes.js';
 import type { BodyFormats, Contract, EventMapBase, SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import type { PresetName, PresetOptions, ProviderDescriptor, ProviderPreset } from '../presets/types.js';
-import type { HeadersInput, SchemeOptions, SignatureScheme } from '../signing/scheme.js';
+import type {
+  PresetName,
+  PresetOptions,
+  PresetSchemeOptions,
+  ProviderDescriptor,
+  ProviderPreset,
+} from '../presets/types.js';
+import type {
+  HeadersInput,
+  PublicKeyInput,
+  SchemeOptions,
+  SchemeVerifier,
+  Secret,
+} from '../signing/scheme.js';
+import { missingVerificationKey } from '../signing/verification-key.js';
 import type { contractHandshakes } from './contract-handshakes.js';
 import { envelopeReader } from './envelope-reader.js';
+import type { headerSelector } from './select-header.js';
+import type { schemaSelector } from './select-schema.js';
 import type { AckFast, NodeHandler } from './types.js';
 
-/** What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one kind's. */
+/**
+ * What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one
+ * kind's. A receiver only verifies, so a part may build the verifying half alone (no signing code).
+ */
 export type SchemeFactory = (
   config: SignatureConfig,
   options: SchemeOptions & PresetOptions,
-) => SignatureScheme;
+) => SchemeVerifier;
 
 export interface ReceiverParts {
   /** Builds the contract's signature scheme. */
@@ -32,6 +50,13 @@ export interface ReceiverParts {
   readonly decodeBody?: (formats: BodyFormats, bytes: Uint8Array, headers: HeadersInput) => unknown;
   /** Reads an enveloped contract's envelope; in every scheme's parts, not in `presetParts` (bare bodies). */
   readonly envelope?: typeof envelopeReader;
+  /** The `header` selector (GitHub's `X-GitHub-Event`), for a contract that names its events in a header. */
+  readonly headerSelector?: typeof headerSelector;
+  /**
+   * The choice by payload schema: the `schema` selector, `fallback: 'schema'`, or events that share a
+   * type value.
+   */
+  readonly schemaSelector?: typeof schemaSelector;
   /** The answers to the handshakes a contract declares (`x-gen-webhooks.handshakes`). */
   readonly handshakes?: typeof contractHandshakes;
   /** `receiver.node()`: the node:http adapter (the Node entry's parts; a Web bundle has none). */
@@ -43,7 +68,7 @@ export interface ReceiverParts {
 /** The parts of contracts signed with one scheme kind (`invalid_config` for a contract of another). */
 export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>>(
   kind: K,
-  make: (config: Extract<SignatureConfig, { readonly kind: K }>, options: SchemeOptions) => SignatureScheme,
+  make: (config: Extract<SignatureConfig, { readonly kind: K }>, options: SchemeOptions) => SchemeVerifier,
 ): ReceiverParts {
   return {
     scheme: (config, options) => {
@@ -88,6 +113,39 @@ export function providerOf(
     );
   }
   return parts.provider(contract.signature.preset);
+}
+
+/** What a receiver or parser is given to verify with (`ReceiverOptions`, `ParserOptions`). */
+interface VerifyOptions {
+  readonly secret?: Secret | readonly Secret[];
+  readonly publicKey?: PublicKeyInput | readonly PublicKeyInput[];
+  readonly scheme?: SchemeVerifier;
+  readonly preset?: PresetOptions;
+  readonly tolerance?: SchemeOptions['tolerance'];
+}
+
+/**
+ * The scheme a receiver or parser verifies with (the given `scheme`, else the parts' one for the
+ * contract) and the options it is built with, which a preset's handshakes take too. `invalid_config`
+ * without the key the contract needs.
+ */
+export function verifierFor(
+  contract: Contract<EventMapBase>,
+  o: VerifyOptions,
+  parts: ReceiverParts,
+  who: string,
+  now: () => number,
+): { readonly scheme: SchemeVerifier; readonly presetOptions: PresetSchemeOptions } {
+  const missing = missingVerificationKey(contract.signature, o, who, contract.name);
+  if (missing) throw missing;
+  const presetOptions: PresetSchemeOptions = {
+    ...(o.preset ?? {}),
+    secret: (o.secret ?? []) as never,
+    ...(o.publicKey === undefined ? {} : { publicKey: o.publicKey }),
+    ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
+    now,
+  };
+  return { scheme: o.scheme ?? parts.scheme(contract.signature, presetOptions), presetOptions };
 }
 
 function parseJson(bytes: Uint8Array): unknown {

@@ -13,6 +13,8 @@ import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
 import { envelopeReader } from './envelope-reader.js';
 import type { ReceiverParts } from './parts.js';
+import { headerSelector } from './select-header.js';
+import { schemaSelector } from './select-schema.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
 import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
 
@@ -21,6 +23,8 @@ const allParts: ReceiverParts = {
   provider: getDescriptor,
   decodeBody,
   envelope: envelopeReader,
+  headerSelector,
+  schemaSelector,
   handshakes: contractHandshakes,
   ackFast: /* @__PURE__ */ ackFastQueue(),
   node: nodeHandler,

@@ -1,5 +1,6 @@
 /** Standard Schema validation with issues as JSON pointers into the request body. */
 import type { StandardSchemaV1 } from '../contract.js';
+import { escapePointer } from '../json-pointer.js';
 import type { ValidationIssue } from './types.js';
 
 export interface Validated {
@@ -11,7 +12,7 @@ export interface Validated {
 
 function segment(part: PropertyKey | { readonly key: PropertyKey }): string {
   const key = typeof part === 'object' && part !== null ? part.key : part;
-  return String(key).replaceAll('~', '~0').replaceAll('/', '~1');
+  return escapePointer(String(key));
 }
 
 function toIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>, prefix: string): ValidationIssue[] {

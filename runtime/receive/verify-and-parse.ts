@@ -12,10 +12,9 @@ import type { Contract, EventMapBase, EventName, StandardSchemaV1 } from '../con
 import { WebhookError } from '../errors.js';
 import type { PresetOptions } from '../presets/types.js';
 import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
-import { missingVerificationKey } from '../signing/verification-key.js';
 import { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 import { createDispatcher } from './dispatch.js';
-import { bodyParser, contentId, providerOf, type ReceiverParts } from './parts.js';
+import { bodyParser, contentId, providerOf, type ReceiverParts, verifierFor } from './parts.js';
 import { toWebhookError } from './respond.js';
 import type { ReceiveRequest } from './types.js';
 import { validate } from './validate.js';
@@ -77,18 +76,8 @@ export function createParserWith<M extends EventMapBase>(
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const provider = providerOf(contract, parts);
-  const missing = missingVerificationKey(contract.signature, options, 'createParser', contract.name);
-  if (missing) throw missing;
-  const scheme =
-    options.scheme ??
-    parts.scheme(contract.signature, {
-      ...(options.preset ?? {}),
-      secret: (options.secret ?? []) as never,
-      ...(options.publicKey === undefined ? {} : { publicKey: options.publicKey }),
-      ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
-      now,
-    });
-  const dispatch = createDispatcher(contract, parts.envelope);
+  const { scheme } = verifierFor(contract, options, parts, 'createParser', now);
+  const dispatch = createDispatcher(contract, parts);
   const parseBody = bodyParser(contract, parts, provider);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
 

@@ -17,7 +17,6 @@ const BASE64_VALUES = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) BASE64_VALUES[ALPHABET.charCodeAt(i)] = i;
 const HEX_SHAPE = /^(?:[0-9a-fA-F]{2})*$/;
 const LOWER_HEX_SHAPE = /^(?:[0-9a-f]{2})*$/;
-const encoder = new TextEncoder();
 
 /**
  * True for padded standard base64 whose unused trailing bits are zero. Lenient decoders map several
@@ -80,9 +79,7 @@ export function decodeCanonicalHex(text: string): Uint8Array | undefined {
   return LOWER_HEX_SHAPE.test(text) ? decodeHex(text) : undefined;
 }
 
-export function utf8(text: string): Uint8Array {
-  return encoder.encode(text);
-}
+export { utf8 } from '../bytes.js';
 
 export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
   let length = 0;

@@ -1,6 +1,6 @@
 /**
  * The simple HMAC scheme (`SignatureConfig` kind `hmac`) on Web Crypto: the twin of `hmac-scheme.ts`,
- * asynchronous. Imports no `node:*` module.
+ * asynchronous. Imports no `node:*` module. `hmacVerifierWeb` is its verifying half, for receivers.
  */
 import { toBytes } from '../bytes.js';
 import { checkTimestamp, checkTolerance } from '../timestamp.js';
@@ -14,7 +14,7 @@ import {
   signedParts,
   textSecretBytes,
 } from './hmac-scheme-core.js';
-import type { RawBody, SchemeOptions, SignatureScheme } from './scheme.js';
+import type { RawBody, SchemeOptions, SchemeVerifier, SignatureScheme } from './scheme.js';
 import {
   asVerificationError,
   checkSignInput,
@@ -24,27 +24,25 @@ import {
 } from './standard-webhooks-core.js';
 import { importHmacKey, lazy, macWith } from './web-crypto.js';
 
-export function hmacSchemeWeb(config: HmacConfig, options: SchemeOptions): SignatureScheme {
+/** What `verify` and `sign` share: the compiled config, the keys (imported on first use), the clock. */
+function prepare(config: HmacConfig, options: SchemeOptions) {
   const compiled = compileHmacConfig(config);
   const keys = secretList(options.secret).map((secret) => {
     const bytes = textSecretBytes(secret);
     return lazy(() => importHmacKey(compiled.algorithm, bytes));
   });
-  const { tolerance, now } = options;
-  checkTolerance(tolerance);
-  const content = (parts: readonly [string, string], body: RawBody) =>
-    concatBytes(utf8(parts[0]), toBytes(body), utf8(parts[1]));
+  checkTolerance(options.tolerance);
+  return { compiled, keys, tolerance: options.tolerance, now: options.now };
+}
+
+type Prepared = ReturnType<typeof prepare>;
+
+const content = (parts: readonly [string, string], body: RawBody) =>
+  concatBytes(utf8(parts[0]), toBytes(body), utf8(parts[1]));
+
+function verifierOf({ compiled, keys, tolerance, now }: Prepared): SchemeVerifier {
   return {
     name: 'hmac',
-    async sign(input) {
-      if (compiled.timestampHeader !== undefined || compiled.idHeader !== undefined) {
-        checkSignInput(input.id, input.timestamp);
-      }
-      const data = content(signedParts(compiled, input.id, String(input.timestamp)), input.body);
-      const digests: Uint8Array[] = [];
-      for (const key of keys) digests.push(await macWith(await key(), data));
-      return signedHeaders(compiled, formatSignatures(compiled, digests), input.id, input.timestamp);
-    },
     async verify(input) {
       try {
         const request = readHmacRequest(compiled, input.headers);
@@ -62,6 +60,28 @@ export function hmacSchemeWeb(config: HmacConfig, options: SchemeOptions): Signa
       } catch (error) {
         throw asVerificationError(error);
       }
+    },
+  };
+}
+
+/** The verifying half of `hmacSchemeWeb`, for receivers (a bundle that only verifies signs nothing). */
+export function hmacVerifierWeb(config: HmacConfig, options: SchemeOptions): SchemeVerifier {
+  return verifierOf(prepare(config, options));
+}
+
+export function hmacSchemeWeb(config: HmacConfig, options: SchemeOptions): SignatureScheme {
+  const prepared = prepare(config, options);
+  const { compiled, keys } = prepared;
+  return {
+    ...verifierOf(prepared),
+    async sign(input) {
+      if (compiled.timestampHeader !== undefined || compiled.idHeader !== undefined) {
+        checkSignInput(input.id, input.timestamp);
+      }
+      const data = content(signedParts(compiled, input.id, String(input.timestamp)), input.body);
+      const digests: Uint8Array[] = [];
+      for (const key of keys) digests.push(await macWith(await key(), data));
+      return signedHeaders(compiled, formatSignatures(compiled, digests), input.id, input.timestamp);
     },
   };
 }

@@ -56,6 +56,9 @@ export interface SignatureScheme {
   verify(input: VerifyInput): VerifiedDelivery | Promise<VerifiedDelivery>;
 }
 
+/** The verifying half of a scheme: what a receiver or parser calls (its parts build only this). */
+export type SchemeVerifier = Pick<SignatureScheme, 'name' | 'verify'>;
+
 export interface SchemeOptions {
   /** One secret, or several during a rotation (signing uses all of them; verification accepts any). */
   readonly secret: Secret | readonly Secret[];

@@ -3,13 +3,21 @@
  * (node:crypto), asynchronous. Imports no `node:*` module.
  *
  * Exports: `signStandardWebhookWeb(input)`, `verifyStandardWebhookWeb(input)`,
- * `standardWebhooksWeb(options)`, `generateStandardSecretWeb()`, `generateEd25519KeyPairWeb()`.
+ * `standardWebhooksWeb(options)`, `standardWebhooksVerifierWeb(options)` (verify only),
+ * `generateStandardSecretWeb()`, `generateEd25519KeyPairWeb()`.
  */
 import { toBytes } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds, type Tolerance } from '../timestamp.js';
 import { concatBytes, constantTimeEqual, decodeBase64, encodeBase64, utf8 } from './encoding.js';
-import type { RawBody, SchemeOptions, Secret, SignatureScheme, VerifiedDelivery } from './scheme.js';
+import type {
+  RawBody,
+  SchemeOptions,
+  SchemeVerifier,
+  Secret,
+  SignatureScheme,
+  VerifiedDelivery,
+} from './scheme.js';
 import {
   asVerificationError,
   checkSignInput,
@@ -145,28 +153,42 @@ export async function verifyStandardWebhookWeb(input: StandardVerifyInputWeb): P
   }
 }
 
-export function standardWebhooksWeb(
-  options: SchemeOptions & { readonly headerPrefix?: HeaderPrefix },
-): SignatureScheme {
-  const keys = prepareKeys(options.secret);
-  const names = headerNamesFor(options.headerPrefix);
+function verifierWith(keys: readonly WebKey[], options: SchemeOptions): SchemeVerifier {
   const { tolerance, now } = options;
   checkTolerance(tolerance);
   return {
     name: 'standard-webhooks',
-    async sign(input) {
-      return {
-        [names.id]: input.id,
-        [names.timestamp]: String(input.timestamp),
-        [names.signature]: await signWithKeys(keys, input.id, input.timestamp, input.body),
-      };
-    },
     async verify(input) {
       try {
         return await verifyWithKeys(keys, input.headers, input.body, tolerance, now);
       } catch (error) {
         throw asVerificationError(error);
       }
+    },
+  };
+}
+
+/**
+ * The verifying half of `standardWebhooksWeb`, for receivers: a bundle that only verifies carries no
+ * signing code. Checks the secrets and the tolerance as `standardWebhooksWeb` does.
+ */
+export function standardWebhooksVerifierWeb(options: SchemeOptions): SchemeVerifier {
+  return verifierWith(prepareKeys(options.secret), options);
+}
+
+export function standardWebhooksWeb(
+  options: SchemeOptions & { readonly headerPrefix?: HeaderPrefix },
+): SignatureScheme {
+  const keys = prepareKeys(options.secret);
+  const names = headerNamesFor(options.headerPrefix);
+  return {
+    ...verifierWith(keys, options),
+    async sign(input) {
+      return {
+        [names.id]: input.id,
+        [names.timestamp]: String(input.timestamp),
+        [names.signature]: await signWithKeys(keys, input.id, input.timestamp, input.body),
+      };
     },
   };
 }

@@ -24,10 +24,16 @@ function inlineSources(): string[] {
   const files = new Set<string>();
   for (const signature of signatures) {
     for (const bodies of [undefined, { form: true }]) {
-      // Every part an emitted receiver may import: the body decoder, declared handshakes, the envelope.
+      // Every part an emitted receiver may import: the body decoder, declared handshakes, the envelope,
+      // the header selector and the choice by schema.
       for (const extra of [
-        { envelope: { kind: 'bare' } },
-        { envelope: { kind: 'envelope' }, handshakes: [{ kind: 'cloudevents', allowedOrigins: '*' }] },
+        { envelope: { kind: 'bare' }, selector: { kind: 'header', header: 'X-Event' }, events: [] },
+        {
+          envelope: { kind: 'envelope' },
+          selector: { kind: 'schema' },
+          events: [],
+          handshakes: [{ kind: 'cloudevents', allowedOrigins: '*' }],
+        },
       ]) {
         const model = {
           signature,

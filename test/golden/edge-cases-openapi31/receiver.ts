@@ -3,6 +3,7 @@ import {
   createParserWith,
   createReceiverWith,
   standardWebhooksParts,
+  schemaSelector,
   type Parser,
   type ParserOptions,
   type Receiver,
@@ -12,7 +13,7 @@ import {
 import { contract } from './contract.js';
 import type { Events } from './types.js';
 
-const parts: ReceiverParts = standardWebhooksParts;
+const parts: ReceiverParts = { ...standardWebhooksParts, schemaSelector };
 
 /** Verifies, validates and dispatches Edge cases *\/ and names deliveries to typed handlers. */
 export function createReceiver<Tx = undefined, T extends boolean = false>(

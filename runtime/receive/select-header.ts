@@ -1,0 +1,48 @@
+/**
+ * `headerSelector(contract)`: the `header` selector (GitHub's `X-GitHub-Event`, with an optional body
+ * field such as `action`). A receiver part (`headerSelector`), so a contract that names its events in
+ * the body carries none of it.
+ */
+import type { Contract, EventMapBase } from '../contract.js';
+import { WebhookError } from '../errors.js';
+import { getHeader } from '../headers.js';
+import type { HeadersInput } from '../signing/scheme.js';
+import { getPath } from './body-path.js';
+
+export type HeaderSelect = (
+  headers: HeadersInput,
+  data: unknown,
+) => { readonly type: string; readonly event: string | undefined };
+
+export function headerSelector<M extends EventMapBase>(contract: Contract<M>): HeaderSelect {
+  const selector = contract.selector;
+  if (selector.kind !== 'header') throw new WebhookError('invalid_config', 'Not a header selector');
+  // Header value → (body value → event name), and the event of the header value alone.
+  const byHeader = new Map<string, { headerOnly?: string; byBody: Map<string, string> }>();
+  for (const [name, definition] of Object.entries(contract.events)) {
+    const match = definition.match;
+    const headerValue = match?.header;
+    if (headerValue === undefined) {
+      throw new WebhookError('invalid_config', `Event "${name}" needs match.header for the header selector`);
+    }
+    const slot = byHeader.get(headerValue) ?? { byBody: new Map<string, string>() };
+    if (match?.body === undefined) slot.headerOnly = name;
+    else slot.byBody.set(match.body, name);
+    byHeader.set(headerValue, slot);
+  }
+  return (headers, data) => {
+    const headerValue = getHeader(headers, selector.header);
+    if (headerValue === undefined) {
+      throw new WebhookError('missing_header', `Missing ${selector.header} header (the event type)`, {
+        details: { header: selector.header.toLowerCase() },
+      });
+    }
+    const bodyValue = selector.bodyField === undefined ? undefined : getPath(data, selector.bodyField);
+    const bodyText = typeof bodyValue === 'string' ? bodyValue : undefined;
+    const slot = byHeader.get(headerValue);
+    return {
+      type: bodyText === undefined ? headerValue : `${headerValue}.${bodyText}`,
+      event: (bodyText === undefined ? undefined : slot?.byBody.get(bodyText)) ?? slot?.headerOnly,
+    };
+  };
+}
