@@ -44,6 +44,8 @@ export {
   standardWebhooksParts,
   unsignedParts,
 } from './receive/parts-node.js';
+export { headerSelector } from './receive/select-header.js';
+export { schemaSelector } from './receive/select-schema.js';
 export type { Receiver, ReceiverOptions } from './receive/types.js';
 export { createParserWith, type Parser, type ParserOptions } from './receive/verify-and-parse.js';
 export type { PublicKeyInput } from './signing/scheme.js';

@@ -21,10 +21,21 @@ function importedValues(): string[] {
       envelope: { kind: 'bare' } as ContractModel['envelope'],
       bodies: {} as NonNullable<ContractModel['bodies']>,
       handshakes: [{}] as unknown as ContractModel['handshakes'],
+      selector: { kind: 'header' } as ContractModel['selector'],
+      events: [],
     })),
+    // A contract that chooses its event by the payload's schema.
+    {
+      signature: { kind: 'hmac' } as ContractModel['signature'],
+      envelope: { kind: 'bare' } as ContractModel['envelope'],
+      selector: { kind: 'schema' },
+      events: [],
+    },
     ...Object.keys(node.providers).map((preset) => ({
       signature: { kind: 'preset', preset } as ContractModel['signature'],
       envelope: { kind: 'envelope' } as ContractModel['envelope'],
+      selector: { kind: 'body' } as ContractModel['selector'],
+      events: [],
     })),
   ];
   for (const model of models) {
@@ -39,7 +50,14 @@ describe('the runtime entry for generated code', () => {
   it('covers every preset and optional part a generated receiver can import', () => {
     expect(values).toContain(presetExport('microsoft-graph'));
     expect(values).toEqual(
-      expect.arrayContaining(['ackFastQueue', 'contractHandshakes', 'decodeBody', 'envelopeReader']),
+      expect.arrayContaining([
+        'ackFastQueue',
+        'contractHandshakes',
+        'decodeBody',
+        'envelopeReader',
+        'headerSelector',
+        'schemaSelector',
+      ]),
     );
   });
 
