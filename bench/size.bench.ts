@@ -1,6 +1,6 @@
 /**
  * Size of the runtime code a Web receiver ships (not a timed test): esbuild bundles, minified, with
- * workerd's export conditions (`@gen-webhooks/runtime` → the Web entry) and zod external, then raw
+ * workerd's export conditions (`@gen-webhooks/runtime` and its `/generated` entry → their Web builds) and zod external, then raw
  * and gzip (level 9) bytes against the 10 KB gzip target, and the largest contributors. The target
  * is the runtime code a generated receiver imports: each case bundles the generator's own
  * `receiver.ts` (emitReceiverFile) for a contract signed with Standard Webhooks, with HMAC
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
+import { RUNTIME_PACKAGE_IMPORT } from '../generator/emit/index.js';
 import { emitReceiverFile } from '../generator/emit/receiver-file.js';
 import { generate } from '../generator/generate.js';
 import type { ContractModel } from '../generator/model.js';
@@ -31,6 +32,10 @@ const webRuntime: Plugin = {
   setup(b) {
     b.onResolve({ filter: /^@gen-webhooks\/runtime(\/web)?$/ }, () => ({
       path: path.join(root, 'runtime/web.ts'),
+    }));
+    // The entry generated modules import, as its Web conditions resolve it.
+    b.onResolve({ filter: /^@gen-webhooks\/runtime\/generated$/ }, () => ({
+      path: path.join(root, 'runtime/generated-web.ts'),
     }));
     // A bare generated receiver.ts: its contract (events, schemas) is not runtime code.
     b.onResolve({ filter: /^\.\/contract\.js$/ }, (args) =>
@@ -98,7 +103,7 @@ try {
   ];
   const cases: [string, string][] = variants.map(([label, model]) => [
     label,
-    emitReceiverFile(model, '', '@gen-webhooks/runtime'),
+    emitReceiverFile(model, '', RUNTIME_PACKAGE_IMPORT),
   ]);
   cases.push([
     "the runtime's createReceiver (any contract: every scheme, every preset but Twilio, body decoders)",
