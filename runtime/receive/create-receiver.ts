@@ -22,13 +22,7 @@ import { bodyParser, providerOf, type ReceiverParts, verifierFor } from './parts
 import { policyCheck } from './policy.js';
 import { receivePipeline } from './receive-request.js';
 import { receiverObject } from './receiver-object.js';
-import {
-  checkOptions,
-  DEFAULT_MAX_BODY_BYTES,
-  handshakesOf,
-  type LooseOptions,
-  ownerTokens,
-} from './receiver-options.js';
+import { checkOptions, handshakesOf, type LooseOptions, ownerTokens } from './receiver-options.js';
 import { errorResult, toWebhookError } from './respond.js';
 import type { Ids, RunContext } from './run-context.js';
 import { plainRun } from './run-plain.js';
@@ -37,7 +31,8 @@ import { answersInProcess, storeWithDeadline } from './store-deadline.js';
 import { tracedHandle } from './traced-handle.js';
 import type { ErrorContext, HandlerTx, ReceiveResult, Receiver, ReceiverOptions } from './types.js';
 
-export { DEFAULT_MAX_BODY_BYTES };
+/** Default body cap: 5 MiB (GitHub's largest payloads are capped at 25 MB; raise it if you need them). */
+export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 /** Retry-After of a 503 for an unavailable store: soon, the store may be back. */
 const STORE_RETRY_AFTER = '5';

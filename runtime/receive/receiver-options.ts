@@ -1,6 +1,6 @@
 /**
- * The receiver's options resolved and checked once, when it is created: the `invalid_config`
- * answers, ack-fast by default, the listeners and the handshakes a contract or preset answers.
+ * The receiver's options checked once, when it is created (the `invalid_config` answers), its
+ * lease-owner tokens and the handshakes a contract or preset answers.
  */
 
 import type { Contract, EventMapBase } from '../contract.js';
@@ -15,9 +15,6 @@ import type { ReceiverParts } from './parts.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.js';
 import type { CommonReceiverOptions } from './types.js';
 import { verificationAnswer } from './verification-event.js';
-
-/** Default body cap: 5 MiB (GitHub's largest payloads are capped at 25 MB; raise it if you need them). */
-export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 /**
  * Loose view of the options: the common ones as declared, the dedupe and handler unions flattened
