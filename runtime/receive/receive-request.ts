@@ -1,0 +1,148 @@
+/**
+ * One delivery through the pipeline: size cap → unsigned handshakes → verify → parse → signed
+ * handshakes → select the event → event id → unknown types → validate → queue (ack-fast) or run.
+ * Never throws: a failure is answered by `fail`.
+ */
+
+import { bodyTooLarge, toBytes } from '../bytes.js';
+import { WebhookError } from '../errors.js';
+import type { DeliverySpan } from '../otel/types.js';
+import type { HandshakeResponse, ProviderDescriptor } from '../presets/types.js';
+import type { HeadersInput, RawBody, SchemeVerifier } from '../signing/scheme.js';
+import type { AckFastRun } from './ack-fast-mode.js';
+import type { ContractHandshakes } from './contract-handshakes.js';
+import type { Dispatcher, Extracted } from './dispatch.js';
+import { type AnyHandler, isThenable } from './handler-event.js';
+import type { ReceiverHooks, ReceiverLogger } from './hooks.js';
+import { elapsed, safeLog, safely } from './observe.js';
+import { contentId } from './parts.js';
+import type { Check, Checked } from './policy.js';
+import type { LooseOptions } from './receiver-options.js';
+import { statusResult } from './respond.js';
+import type { Ids, Run } from './run-context.js';
+import { inPhase, phaseOf, tracedHandler } from './trace-phases.js';
+import type { ReceiveRequest, ReceiveResult } from './types.js';
+
+export type Receive = (request: ReceiveRequest, span: DeliverySpan | undefined) => Promise<ReceiveResult>;
+
+/** A provider handshake's answer: sent as is, nothing dispatched or claimed. */
+function handshakeResult(answer: HandshakeResponse): ReceiveResult {
+  return { status: answer.status, headers: answer.headers, body: answer.body, outcome: 'processed' };
+}
+
+/** Positional parts (not one object) so a minifier shortens every name. */
+export function receivePipeline(
+  o: LooseOptions,
+  provider: ProviderDescriptor | undefined,
+  scheme: SchemeVerifier,
+  handshakes: ContractHandshakes | undefined,
+  parseBody: (bytes: Uint8Array, headers: HeadersInput) => unknown,
+  dispatch: Dispatcher,
+  check: Check,
+  handlerFor: (event: string | undefined) => AnyHandler | undefined,
+  reportUnknown: (x: Extracted, context: Partial<Ids>) => void,
+  queued: AckFastRun | undefined,
+  autoWorker: boolean,
+  run: Run,
+  fail: (error: unknown, context: Partial<Ids>) => ReceiveResult,
+  maxBodyBytes: number,
+  unknownEvent: NonNullable<LooseOptions['unknownEvent']>,
+  logger: ReceiverLogger,
+  hooks: ReceiverHooks | undefined,
+): Receive {
+  return async (request, span) => {
+    const context: { id?: string; type?: string } = {};
+    try {
+      const bytes = toBytes(request.body as RawBody);
+      if (bytes.byteLength > maxBodyBytes) {
+        throw bodyTooLarge(maxBodyBytes);
+      }
+      const url = request.url;
+      const asked = { method: request.method, url, headers: request.headers, body: bytes };
+      // Unsigned handshakes (Meta GET, Graph validationToken, Okta GET, CloudEvents OPTIONS): answered
+      // before verification and before dedupe; the preset or contract checks what the provider sends.
+      if (handshakes?.before !== undefined) {
+        const early = await handshakes.before(asked);
+        if (early !== undefined) return handshakeResult(early);
+      }
+      const verifyStarted = hooks?.verified === undefined ? 0 : performance.now();
+      const verifying = inPhase(span, 'verify', () =>
+        scheme.verify(url === undefined ? { headers: request.headers, body: bytes } : { ...asked, url }),
+      );
+      const verified = isThenable(verifying) ? await verifying : verifying;
+      if (hooks?.verified !== undefined) safely(hooks.verified, { durationMs: elapsed(verifyStarted) });
+      const body = parseBody(bytes, request.headers);
+      const answering = handshakes?.after(asked, body);
+      const answer = isThenable(answering) ? await answering : answering;
+      if (answer !== undefined) return handshakeResult(answer);
+      const x = dispatch(body, request.headers, verified);
+      const id = provider?.eventId(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
+      context.id = id;
+      context.type = x.event ?? x.type;
+      span?.setAttributes({
+        'webhook.id': id,
+        'webhook.type': context.type,
+        ...(x.event === undefined ? { 'webhook.unknown': true } : {}),
+      });
+      if (x.event === undefined && unknownEvent === 'reject') {
+        throw new WebhookError('unknown_event', `Unknown event type "${x.type}"`, {
+          details: { type: x.type },
+        });
+      }
+      const handler = handlerFor(x.event);
+      if (handler === undefined) {
+        // A verified delivery of a type the contract does not know never vanishes silently: it
+        // reaches onError when one is set, a given logger, else the console once per type.
+        if (x.event === undefined) {
+          if (o.onError !== undefined || o.logger === undefined) reportUnknown(x, context);
+          else
+            safeLog(
+              logger,
+              'warn',
+              { id, type: x.type },
+              `Ignored a verified webhook of unknown type "${x.type}" (no onUnknown handler)`,
+            );
+        }
+        return statusResult(200, 'ignored', 'ignored', context);
+      }
+      const event = x.event;
+      const checking: Checked | Promise<Checked> =
+        event === undefined
+          ? { data: x.data, issues: [] }
+          : inPhase(span, 'validate', () => check(event, x.data, x.dataPointer, { id, type: event }));
+      const validated = isThenable(checking) ? await checking : checking;
+      if (queued !== undefined) {
+        await queued.enqueue(x, id, request.headers);
+        if (autoWorker) queued.worker.start();
+        queued.worker.wake();
+        const ack = provider?.acknowledgement;
+        if (ack !== undefined) {
+          // The provider expects a specific answer to a queued event (Discord: an empty 204).
+          return {
+            status: ack.status,
+            headers: { ...ack.headers },
+            body: ack.body,
+            outcome: 'queued',
+            ...context,
+          };
+        }
+        return statusResult(200, 'queued', 'queued', context);
+      }
+      const parts = {
+        id,
+        type: x.event ?? x.type,
+        timestamp: x.timestamp,
+        data: validated.data,
+        headers: request.headers,
+        issues: validated.issues,
+      };
+      if (span === undefined) return await run(parts, handler);
+      const endClaim = phaseOf(span, 'claim');
+      const result = await run(parts, tracedHandler(handler, span), () => endClaim());
+      endClaim();
+      return result;
+    } catch (error) {
+      return fail(error, context);
+    }
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The receiver's options checked once, when it is created (the `invalid_config` answers), its
+ * lease-owner tokens and the handshakes a contract or preset answers.
+ */
+
+import type { Contract, EventMapBase } from '../contract.js';
+import { WebhookError } from '../errors.js';
+import type { PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
+import type { Secret } from '../signing/scheme.js';
+import { keyList } from '../signing/verification-key.js';
+import type { IdempotencyStore } from '../stores/types.js';
+import type { ContractHandshakes } from './contract-handshakes.js';
+import type { AnyHandler } from './handler-event.js';
+import type { ReceiverParts } from './parts.js';
+import { DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.js';
+import type { CommonReceiverOptions } from './types.js';
+import { verificationAnswer } from './verification-event.js';
+
+/**
+ * Loose view of the options: the common ones as declared, the dedupe and handler unions flattened
+ * (those only matter for type checking the caller).
+ */
+export interface LooseOptions extends CommonReceiverOptions<EventMapBase> {
+  readonly store?: IdempotencyStore<unknown>;
+  readonly dedupe?: boolean;
+  readonly transactional?: boolean;
+  readonly handlers?: { readonly [event: string]: AnyHandler | undefined };
+  readonly unknownEvent?: 'ignore' | 'reject' | AnyHandler;
+  readonly onUnknown?: AnyHandler;
+  readonly preHandle?: AnyHandler;
+}
+
+/**
+ * Lease-owner tokens: unique per claim across processes and restarts (a random UUID per receiver plus
+ * a counter), without a random UUID per delivery.
+ */
+export function ownerTokens(): () => string {
+  // Drawn on first use: Workers forbid random values at module scope, where receivers are created.
+  let prefix: string | undefined;
+  let n = 0;
+  return () => {
+    prefix ??= `${globalThis.crypto.randomUUID()}.`;
+    return prefix + (++n).toString(36);
+  };
+}
+
+/** The `invalid_config` checks of the options alone; returns the store deadline (ms). */
+export function checkOptions(o: LooseOptions, store: IdempotencyStore<unknown> | undefined): number {
+  const legacy = o as { mode?: unknown; queue?: unknown; worker?: unknown };
+  if (legacy.mode !== undefined || legacy.queue !== undefined || legacy.worker !== undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      'mode, queue and worker are now ackFast: ackFastQueue({ queue, worker }) (or ackFast: false for inline)',
+    );
+  }
+  const storeTimeoutMs = o.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  if (!(storeTimeoutMs >= 0)) {
+    throw new WebhookError(
+      'invalid_config',
+      `storeTimeoutMs must be a number of ms >= 0 (got ${storeTimeoutMs})`,
+    );
+  }
+
+  if (o.dedupe !== false && store === undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      'createReceiver needs an idempotency `store` (or `dedupe: false` to process every delivery, duplicates included)',
+    );
+  }
+  if (o.transactional === true && store?.transaction === undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      `transactional: true needs a store with transactions (got ${store?.name})`,
+    );
+  }
+  return storeTimeoutMs;
+}
+
+/**
+ * A preset answers its provider's handshakes; any other contract answers the ones it declares and
+ * the sender's endpoint verification event (unless it declares an event of that name itself).
+ * `presetOptions` are also handed to the preset's handshakes (Zoom answers with an HMAC; Twitch and
+ * Graph call hooks).
+ */
+export function handshakesOf(
+  contract: Contract<EventMapBase>,
+  o: LooseOptions,
+  parts: ReceiverParts,
+  provider: ProviderDescriptor | undefined,
+  presetOptions: PresetSchemeOptions,
+): ContractHandshakes | undefined {
+  const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
+  const declared = contract.handshakes ?? [];
+  if (provider === undefined && declared.length > 0 && parts.handshakes === undefined) {
+    throw new WebhookError(
+      'invalid_config',
+      `"${contract.name}" declares handshakes: its parts need contractHandshakes`,
+    );
+  }
+  // One shape for both: `before` answers unsigned handshakes, `after` signed ones (after verify).
+  const preflight = provider?.preflight;
+  return provider !== undefined
+    ? {
+        ...(preflight === undefined ? {} : { before: async (r) => preflight(r, presetOptions) }),
+        after: (r, body) => provider.handshake(r.headers, body, presetOptions),
+      }
+    : declared.length > 0 && parts.handshakes !== undefined
+      ? parts.handshakes(declared, keyList(o.secret as Secret | readonly Secret[] | undefined), {
+          verificationEvent,
+          verifyToken: o.verifyToken,
+        })
+      : verificationEvent
+        ? { after: (_r, body) => verificationAnswer(body) }
+        : undefined;
+}
