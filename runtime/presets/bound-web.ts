@@ -70,20 +70,4 @@ export const discordPreset: ProviderPreset<'discord'> = /* @__PURE__ */ bindPres
 export const svixPreset: ProviderPreset<'svix'> = /* @__PURE__ */ bindPreset(svix, svixScheme, crypto);
 
 // Written on Web Crypto (asynchronous verify): the same objects on every runtime.
-export {
-  azureEventGridPreset,
-  hubspotPreset,
-  intercomPreset,
-  lemonSqueezyPreset,
-  linearPreset,
-  mailgunPreset,
-  metaPreset,
-  microsoftGraphPreset,
-  oktaPreset,
-  paddlePreset,
-  plaidPreset,
-  sendgridPreset,
-  squarePreset,
-  twitchPreset,
-  zoomPreset,
-} from './web-crypto-presets.js';
+export * from './web-crypto-presets.js';
