@@ -2,6 +2,7 @@
  * `gen-webhooks.config.{ts,mts,js,mjs,json}`: the same options as the CLI flags, for projects that
  * generate from several contracts. Relative paths in a config file are relative to the file.
  */
+
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +12,7 @@ import { type PackageInfo, validatePackageInfo } from './emit/package/info.js';
 import { GeneratorError } from './errors.js';
 import type { FormatOption } from './format.js';
 import { signatureFromConfig } from './parse/signature-spec.js';
+import type { ValidatorFormOption } from './validator-form.js';
 
 export type RuntimeMode = 'package' | 'inline';
 
@@ -35,6 +37,11 @@ export interface GenerateConfig {
   readonly quiet?: boolean;
   /** `classic` (default) or `mini`: schemas.ts imports `zod/mini` (smaller bundles, same validation). */
   readonly zod?: ZodFlavor;
+  /**
+   * `auto` (default), `js` or `ts`: validators.js + validators.d.ts, or validators.ts for projects
+   * that build with tsc (which copies no .js source). `auto` reads the tsconfig.json above `out`.
+   */
+  readonly validators?: ValidatorFormOption;
   /** SDK package metadata (and `dir`); see docs/sdk.md. */
   readonly package?: PackageConfig;
   /** The contract's previous version, for the package's version bump and CHANGELOG (`--previous`). */
@@ -87,6 +94,7 @@ function validate(file: string, raw: unknown): GenerateConfig {
     'refRoot',
     'quiet',
     'zod',
+    'validators',
     'package',
     'previous',
     'signatures',
@@ -128,6 +136,12 @@ function validate(file: string, raw: unknown): GenerateConfig {
       throw invalid(file, `invalid zod flavour '${String(value.zod)}'`, "'classic' or 'mini'");
     }
     config.zod = value.zod;
+  }
+  if (value.validators !== undefined) {
+    if (value.validators !== 'auto' && value.validators !== 'js' && value.validators !== 'ts') {
+      throw invalid(file, `invalid validators form '${String(value.validators)}'`, "'auto', 'js' or 'ts'");
+    }
+    config.validators = value.validators;
   }
   if (value.previous !== undefined) {
     if (typeof value.previous !== 'string') throw invalid(file, '`previous` must be a path', 'a string');

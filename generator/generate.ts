@@ -15,6 +15,12 @@ import { type FormatOption, formatFolders } from './format.js';
 import { inlineRuntimeFiles } from './inline-runtime.js';
 import type { ContractModel } from './model.js';
 import { loadContracts } from './parse/index.js';
+import {
+  chooseValidatorForm,
+  type ValidatorForm,
+  type ValidatorFormChoice,
+  type ValidatorFormOption,
+} from './validator-form.js';
 import { diffOutput, type FolderDiff, type OutputFolder, writeOutput } from './write.js';
 
 export interface GenerateOptions {
@@ -52,6 +58,12 @@ export interface GenerateOptions {
   readonly signatures?: { readonly [contract: string]: SignatureConfig };
   /** Run the output through the project's formatter before comparing or writing (see format.ts). */
   readonly format?: FormatOption;
+  /**
+   * `eventValidators` as validators.js + validators.d.ts (`js`) or validators.ts (`ts`). Default
+   * `auto`: `ts` when the tsconfig.json above `out` builds with tsc, which copies no .js source
+   * (see validator-form.ts). Packages always use `js` (their build copies it).
+   */
+  readonly validators?: ValidatorFormOption;
 }
 
 export interface GeneratedContract {
@@ -77,6 +89,8 @@ export interface GenerateResult {
   /** Files written (or, with `check`, that would be written or removed), relative to the out dir. */
   readonly changed: readonly string[];
   readonly changes: readonly FolderDiff[];
+  /** The form `eventValidators` was written in, and why. */
+  readonly validators: ValidatorFormChoice;
 }
 
 let cachedVersion: string | undefined;
@@ -130,6 +144,7 @@ export function emitAll(
     readonly cwd: string;
     readonly checkAll?: boolean;
     readonly zod?: ZodFlavor;
+    readonly validators?: ValidatorForm;
   },
 ): { folders: OutputFolder[]; diagnostics: Diagnostic[] } {
   const version = generatorVersion();
@@ -151,6 +166,7 @@ export function emitAll(
       runtimeImport: options.runtime === 'inline' ? './runtime/index.js' : RUNTIME_PACKAGE_IMPORT,
       checkAll: options.checkAll === true,
       zod: options.zod ?? 'classic',
+      validators: options.validators ?? 'js',
     });
     const files = new Map(emitted.files);
     if (options.runtime === 'inline') {
@@ -176,6 +192,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     });
   }
   const out = path.resolve(cwd, options.out ?? 'generated');
+  const validatorsOption = options.validators ?? 'auto';
+  if (validatorsOption !== 'auto' && validatorsOption !== 'js' && validatorsOption !== 'ts') {
+    throw new GeneratorError('invalid_argument', `invalid validators form '${String(validatorsOption)}'`, {
+      expected: "'auto', 'js' or 'ts'",
+    });
+  }
+  const validators: ValidatorFormChoice =
+    options.package === undefined
+      ? chooseValidatorForm(validatorsOption, out)
+      : { form: 'js', reason: 'a package builds its dist/ with validators.js' };
   const inputs = options.inputs.map((input) => loaderPath(input, cwd));
   const signatures = options.signatures;
   const loaded = await loadContracts(inputs, {
@@ -188,6 +214,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     cwd,
     checkAll: options.checkAll === true,
     ...(options.zod === undefined ? {} : { zod: options.zod }),
+    validators: validators.form,
   });
   const { diagnostics } = emitted;
   const folders =
@@ -228,6 +255,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     diagnostics: [...loaded.diagnostics, ...diagnostics],
     changed: changes.flatMap((d) => d.changes.map((c) => c.path)),
     changes,
+    validators,
   };
 }
 
@@ -344,6 +372,7 @@ async function generatePackages(
     diagnostics: state.diagnostics,
     changed: changes.flatMap((d) => d.changes.map((c) => c.path)),
     changes,
+    validators: { form: 'js', reason: 'a package builds its dist/ with validators.js' },
   };
 }
 

@@ -176,6 +176,7 @@ describe('gen-webhooks generate', () => {
     for (const argv of [
       [petstore, '--bogus'],
       [petstore, '--runtime', 'vendored'],
+      [petstore, '--validators', 'mjs'],
       [],
       [petstore, '--check', '--watch'],
     ]) {
@@ -184,6 +185,30 @@ describe('gen-webhooks generate', () => {
       expect(run.err()).toMatch(/\[invalid_argument\]\n$/);
     }
     expect(await main(['generate', '--help'])).toBe(0);
+  });
+
+  it('--validators: .ts where the tsconfig above --out emits with tsc, .js elsewhere, or as asked', async () => {
+    const project = mkdtempSync(path.join(dir, 'tsc-'));
+    writeFileSync(path.join(project, 'tsconfig.json'), '{ "compilerOptions": { "outDir": "dist" } }');
+    const files = (folder: string) =>
+      readdirSync(path.join(folder, 'petstore-openapi')).filter((f) => f.startsWith('validators'));
+    const auto = io();
+    expect(await runGenerate([petstore, '--out', path.join(project, 'src/gen')], auto)).toBe(0);
+    expect(files(path.join(project, 'src/gen'))).toEqual(['validators.ts']);
+    expect(auto.out()).toMatch(/validators\.ts, not \.js: .*tsconfig\.json emits JavaScript with tsc/);
+    // Asked for js, the .ts file goes and the pair comes back (the folder is swapped whole).
+    const js = io();
+    expect(
+      await runGenerate([petstore, '--out', path.join(project, 'src/gen'), '--validators', 'js'], js),
+    ).toBe(0);
+    expect(files(path.join(project, 'src/gen')).sort()).toEqual(['validators.d.ts', 'validators.js']);
+    expect(js.out()).not.toContain('validators.ts');
+    // The repository's own tsconfig.json does not emit (noEmit): .js under test/.tmp.
+    expect(files(out).sort()).toEqual(['validators.d.ts', 'validators.js']);
+    writeFileSync(path.join(project, 'bad.json'), JSON.stringify({ inputs: [petstore], validators: 'cjs' }));
+    const invalid = io();
+    expect(await runGenerate(['--config', path.join(project, 'bad.json')], invalid)).toBe(2);
+    expect(invalid.err()).toMatch(/invalid validators form 'cjs'.*'auto', 'js' or 'ts'.*\[invalid_config\]/);
   });
 
   it('--json prints one result object', async () => {

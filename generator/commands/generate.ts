@@ -14,6 +14,7 @@ import { type GenerateOptions, type GenerateResult, generate } from '../generate
 import { parseSignatureSpec } from '../parse/signature-spec.js';
 import { booleanFlag, parseToolArgs, stringFlag } from '../tools/args.js';
 import { createStyle, formatMs, processIo, type ToolIo, writeJson } from '../tools/output.js';
+import type { ValidatorFormOption } from '../validator-form.js';
 import type { Command } from './types.js';
 
 const NAME = 'generate';
@@ -32,6 +33,11 @@ Options:
                            module depends on zod only
       --zod <flavour>      classic: schemas import 'zod' (default)
                            mini: schemas import 'zod/mini' (same validation, a fraction of the bundle)
+      --validators <form>  auto: ts when the tsconfig.json above <out> builds with tsc, else js
+                           (default)
+                           js: validators.js + validators.d.ts (the fastest tsc for consumers; needs
+                           a toolchain that runs .js beside .ts: a bundler, tsx, Bun, Deno, vitest)
+                           ts: validators.ts (tsc compiles and copies it)
       --package <dir>      Write an npm package per contract into <dir>/<contract>/ instead of <out>:
                            package.json, src/, a built dist/, README.md, LICENSE, a smoke test
                            (metadata from the config's \`package: { name, version, ... }\`)
@@ -41,7 +47,7 @@ Options:
       --check              Write nothing; exit 1 and list the files when the output would change
   -w, --watch              Regenerate when an input (or a file it $refs) changes; Ctrl-C to stop
   -c, --config <file>      Load options from a config file (export default { inputs, out, runtime,
-                           zod, package, previous, allowRemoteRefs, refRoot, quiet, signatures,
+                           zod, validators, package, previous, allowRemoteRefs, refRoot, quiet, signatures,
                            format }): .js/.mjs/.json, and .ts/.mts on plain node too. Without inputs
                            (bare \`gen-webhooks\`), gen-webhooks.config.* in the current directory is
                            used when present. Flags override the config.
@@ -71,6 +77,7 @@ const OPTIONS = {
   out: { type: 'string', short: 'o' },
   runtime: { type: 'string' },
   zod: { type: 'string' },
+  validators: { type: 'string' },
   package: { type: 'string' },
   previous: { type: 'string' },
   check: { type: 'boolean' },
@@ -125,6 +132,15 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
     );
   }
   const zod = (zodFlag as ZodFlavor | undefined) ?? config.zod;
+  const validatorsFlag = stringFlag(args, 'validators');
+  if (validatorsFlag !== undefined && !['auto', 'js', 'ts'].includes(validatorsFlag)) {
+    throw new GeneratorError(
+      'invalid_argument',
+      `${NAME}: --validators ${JSON.stringify(validatorsFlag)} is not a form`,
+      { expected: 'auto, js or ts' },
+    );
+  }
+  const validators = (validatorsFlag as ValidatorFormOption | undefined) ?? config.validators;
   const packageDir = stringFlag(args, 'package') ?? config.package?.dir;
   const previous = stringFlag(args, 'previous') ?? config.previous;
   if (previous !== undefined && packageDir === undefined) {
@@ -149,6 +165,7 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
       ...(refRoot !== undefined ? { refRoot } : {}),
       cwd,
       ...(zod === undefined ? {} : { zod }),
+      ...(validators === undefined ? {} : { validators }),
       ...(packageDir === undefined ? {} : { package: packageDir, packageInfo }),
       ...(previous === undefined ? {} : { previous }),
       ...signatureOptions(args.values.signature, config),
@@ -208,6 +225,7 @@ function report(io: ToolIo, inv: Invocation, result: GenerateResult, ms: number)
       files: result.files.length,
       changed: result.changed,
       diagnostics: result.diagnostics,
+      validators: result.validators,
       ms: Math.round(ms),
     });
     return;
@@ -242,6 +260,10 @@ function report(io: ToolIo, inv: Invocation, result: GenerateResult, ms: number)
     }
     if (warnings.length > 5)
       io.stdout.write(style.dim(`  … and ${warnings.length - 5} more (--json lists all)\n`));
+  }
+  if (result.validators.form === 'ts') {
+    // Worth a line: the form costs a consumer's tsc time, and --validators js takes it back.
+    io.stdout.write(style.dim(`  validators.ts, not .js: ${result.validators.reason}\n`));
   }
   const events = result.contracts.reduce((n, c) => n + c.events.length, 0);
   const out = path.relative(inv.options.cwd ?? process.cwd(), result.out) || '.';

@@ -5,6 +5,7 @@
 import type { Diagnostic } from '../errors.js';
 import type { ContractModel } from '../model.js';
 import { CheckModule } from '../schema/check.js';
+import type { ValidatorForm } from '../validator-form.js';
 import { emitContractFile } from './contract-file.js';
 import { emitFixturesFile } from './fixtures-file.js';
 import { headerLine } from './header.js';
@@ -39,6 +40,8 @@ export interface EmitOptions {
   readonly checkAll?: boolean;
   /** Schemas in classic zod (default) or zod/mini (`--zod mini`: smaller bundles, same validation). */
   readonly zod?: ZodFlavor;
+  /** validators.js + validators.d.ts (default) or validators.ts for tsc builds (see validator-form.ts). */
+  readonly validators?: ValidatorForm;
 }
 
 export type { ZodFlavor } from './schemas-file.js';
@@ -80,9 +83,9 @@ export function emitContract(input: ContractModel, options: EmitOptions): Emitte
     header,
     options.runtimeImport,
     options.zod ?? 'classic',
+    options.validators ?? 'js',
   );
-  files.set('validators.js', validators.js);
-  files.set('validators.d.ts', validators.dts);
+  for (const [file, text] of validators) files.set(file, text);
   files.set('contract.ts', emitContractFile(model, names, heavyHeader, options.runtimeImport));
   files.set('sender.ts', emitSenderFile(model, header, options.runtimeImport));
   files.set('receiver.ts', emitReceiverFile(model, header, options.runtimeImport));

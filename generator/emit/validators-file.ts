@@ -4,9 +4,11 @@
  * uncopied; zod decides every other one and words its issues. Plain JavaScript beside a one-line
  * declaration, because a consumer's tsc parses every .ts file it reaches (schemas.ts is already
  * `@ts-nocheck`, but parsed): GitHub's predicates are 0.5 MB that no type depends on, and as a .ts
- * file they cost a receiver consumer's tsc about a fifth of its time.
+ * file they cost a receiver consumer's tsc about a fifth of its time. A project that builds with tsc
+ * gets them as validators.ts instead, since tsc copies no .js source (see validator-form.ts).
  */
 import { type CheckModule, checkName } from '../schema/check.js';
+import type { ValidatorForm } from '../validator-form.js';
 import { key, quote } from './literal.js';
 import { compareStrings, type ModuleNames } from './names.js';
 import type { ZodFlavor } from './schemas-file.js';
@@ -21,10 +23,14 @@ function fast(schema, check) {
   return Object.create(schema, { '~standard': { value: standard } });
 }`;
 
-export interface ValidatorFiles {
-  readonly js: string;
-  readonly dts: string;
-}
+/**
+ * validators.ts is the JavaScript of validators.js, for projects that build with tsc (it compiles
+ * and copies it); its export's type is declared, as validators.d.ts declares it.
+ */
+const JS_NOCHECK_LINE = '// @ts-nocheck: plain JavaScript; the type of eventValidators is declared.\n';
+
+/** File name → contents: validators.js + validators.d.ts, or validators.ts (see ValidatorForm). */
+export type ValidatorFiles = ReadonlyMap<string, string>;
 
 export function emitValidatorFiles(
   names: ModuleNames,
@@ -32,6 +38,7 @@ export function emitValidatorFiles(
   header: string,
   runtime: string,
   zod: ZodFlavor,
+  form: ValidatorForm = 'js',
 ): ValidatorFiles {
   const schemas = [...new Set(names.events.map((e) => e.schema))].sort(compareStrings);
   const entries = names.events.map(
@@ -48,11 +55,20 @@ export function emitValidatorFiles(
       : `import {\n${schemas.map((s) => `  ${s},\n`).join('')}} from './schemas.js';\n`,
   ].join('');
   const predicates = checks.source();
-  const js = `${header}${imports}\n${predicates === '' ? '' : `${predicates}\n`}${
-    entries.length > 0 ? `${FAST_SOURCE}\n\n` : ''
-  }/** The payload schema of every event, for the contract (see validators.d.ts). */\nexport const eventValidators = {${
-    entries.length > 0 ? `\n${entries.join('')}` : ''
-  }};\n`;
-  const dts = `${header}import type { StandardSchemaV1 } from ${quote(runtime)};\nimport type { EventName, Events } from './types.js';\n\n/**\n * The payload schema of every event (Standard Schema): the zod schemas of schemas.ts, answering a\n * payload their compiled predicate accepts without zod's copy.\n */\nexport declare const eventValidators: {\n  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;\n};\n`;
-  return { js, dts };
+  const body = `${predicates === '' ? '' : `${predicates}\n`}${entries.length > 0 ? `${FAST_SOURCE}\n\n` : ''}`;
+  const object = `{${entries.length > 0 ? `\n${entries.join('')}` : ''}};\n`;
+  const typeImports = `import type { StandardSchemaV1 } from ${quote(runtime)};\nimport type { EventName, Events } from './types.js';\n`;
+  const declared = '{\n  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;\n}';
+  const doc =
+    "/**\n * The payload schema of every event (Standard Schema): the zod schemas of schemas.ts, answering a\n * payload their compiled predicate accepts without zod's copy.\n */\n";
+  if (form === 'ts') {
+    const ts = `${header}${JS_NOCHECK_LINE}${typeImports}${imports}\n${body}${doc}export const eventValidators: ${declared} = ${object}`;
+    return new Map([['validators.ts', ts]]);
+  }
+  const js = `${header}${imports}\n${body}/** The payload schema of every event, for the contract (see validators.d.ts). */\nexport const eventValidators = ${object}`;
+  const dts = `${header}${typeImports}\n${doc}export declare const eventValidators: ${declared};\n`;
+  return new Map([
+    ['validators.js', js],
+    ['validators.d.ts', dts],
+  ]);
 }
