@@ -11,8 +11,8 @@ import type { ZodFlavor } from './emit/index.js';
 import { type PackageInfo, validatePackageInfo } from './emit/package/info.js';
 import { GeneratorError } from './errors.js';
 import type { FormatOption } from './format.js';
+import type { ModuleFormOption } from './module-form.js';
 import { signatureFromConfig } from './parse/signature-spec.js';
-import type { ValidatorFormOption } from './validator-form.js';
 
 export type RuntimeMode = 'package' | 'inline';
 
@@ -38,10 +38,11 @@ export interface GenerateConfig {
   /** `classic` (default) or `mini`: schemas.ts imports `zod/mini` (smaller bundles, same validation). */
   readonly zod?: ZodFlavor;
   /**
-   * `auto` (default), `js` or `ts`: validators.js + validators.d.ts, or validators.ts for projects
-   * that build with tsc (which copies no .js source). `auto` reads the tsconfig.json above `out`.
+   * `auto` (default), `js` or `ts`: schemas, validators and contract as `.js` + `.d.ts`, or as `.ts`
+   * for projects that build with tsc (which copies no .js source). `auto` reads the tsconfig.json
+   * above `out`.
    */
-  readonly validators?: ValidatorFormOption;
+  readonly dataModules?: ModuleFormOption;
   /** SDK package metadata (and `dir`); see docs/sdk.md. */
   readonly package?: PackageConfig;
   /** The contract's previous version, for the package's version bump and CHANGELOG (`--previous`). */
@@ -94,7 +95,7 @@ function validate(file: string, raw: unknown): GenerateConfig {
     'refRoot',
     'quiet',
     'zod',
-    'validators',
+    'dataModules',
     'package',
     'previous',
     'signatures',
@@ -137,11 +138,11 @@ function validate(file: string, raw: unknown): GenerateConfig {
     }
     config.zod = value.zod;
   }
-  if (value.validators !== undefined) {
-    if (value.validators !== 'auto' && value.validators !== 'js' && value.validators !== 'ts') {
-      throw invalid(file, `invalid validators form '${String(value.validators)}'`, "'auto', 'js' or 'ts'");
+  if (value.dataModules !== undefined) {
+    if (value.dataModules !== 'auto' && value.dataModules !== 'js' && value.dataModules !== 'ts') {
+      throw invalid(file, `invalid dataModules form '${String(value.dataModules)}'`, "'auto', 'js' or 'ts'");
     }
-    config.validators = value.validators;
+    config.dataModules = value.dataModules;
   }
   if (value.previous !== undefined) {
     if (typeof value.previous !== 'string') throw invalid(file, '`previous` must be a path', 'a string');

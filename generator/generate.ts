@@ -14,13 +14,13 @@ import { type Diagnostic, GeneratorError } from './errors.js';
 import { type FormatOption, formatFolders } from './format.js';
 import { inlineRuntimeFiles } from './inline-runtime.js';
 import type { ContractModel } from './model.js';
-import { loadContracts } from './parse/index.js';
 import {
-  chooseValidatorForm,
-  type ValidatorForm,
-  type ValidatorFormChoice,
-  type ValidatorFormOption,
-} from './validator-form.js';
+  chooseModuleForm,
+  type ModuleForm,
+  type ModuleFormChoice,
+  type ModuleFormOption,
+} from './module-form.js';
+import { loadContracts } from './parse/index.js';
 import { diffOutput, type FolderDiff, type OutputFolder, writeOutput } from './write.js';
 
 export interface GenerateOptions {
@@ -59,11 +59,11 @@ export interface GenerateOptions {
   /** Run the output through the project's formatter before comparing or writing (see format.ts). */
   readonly format?: FormatOption;
   /**
-   * `eventValidators` as validators.js + validators.d.ts (`js`) or validators.ts (`ts`). Default
-   * `auto`: `ts` when the tsconfig.json above `out` builds with tsc, which copies no .js source
-   * (see validator-form.ts). Packages always use `js` (their build copies it).
+   * schemas, validators and contract as `.js` + `.d.ts` (`js`) or `.ts` (`ts`). Default `auto`:
+   * `ts` when the tsconfig.json above `out` builds with tsc, which copies no .js source (see
+   * module-form.ts). Packages always use `js` (their build copies it).
    */
-  readonly validators?: ValidatorFormOption;
+  readonly dataModules?: ModuleFormOption;
 }
 
 export interface GeneratedContract {
@@ -89,8 +89,8 @@ export interface GenerateResult {
   /** Files written (or, with `check`, that would be written or removed), relative to the out dir. */
   readonly changed: readonly string[];
   readonly changes: readonly FolderDiff[];
-  /** The form `eventValidators` was written in, and why. */
-  readonly validators: ValidatorFormChoice;
+  /** The form the data modules were written in, and why. */
+  readonly moduleForm: ModuleFormChoice;
 }
 
 let cachedVersion: string | undefined;
@@ -144,7 +144,7 @@ export function emitAll(
     readonly cwd: string;
     readonly checkAll?: boolean;
     readonly zod?: ZodFlavor;
-    readonly validators?: ValidatorForm;
+    readonly dataModules?: ModuleForm;
   },
 ): { folders: OutputFolder[]; diagnostics: Diagnostic[] } {
   const version = generatorVersion();
@@ -166,7 +166,7 @@ export function emitAll(
       runtimeImport: options.runtime === 'inline' ? './runtime/index.js' : RUNTIME_PACKAGE_IMPORT,
       checkAll: options.checkAll === true,
       zod: options.zod ?? 'classic',
-      validators: options.validators ?? 'js',
+      dataModules: options.dataModules ?? 'js',
     });
     const files = new Map(emitted.files);
     if (options.runtime === 'inline') {
@@ -192,16 +192,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     });
   }
   const out = path.resolve(cwd, options.out ?? 'generated');
-  const validatorsOption = options.validators ?? 'auto';
-  if (validatorsOption !== 'auto' && validatorsOption !== 'js' && validatorsOption !== 'ts') {
-    throw new GeneratorError('invalid_argument', `invalid validators form '${String(validatorsOption)}'`, {
+  const formOption = options.dataModules ?? 'auto';
+  if (formOption !== 'auto' && formOption !== 'js' && formOption !== 'ts') {
+    throw new GeneratorError('invalid_argument', `invalid data module form '${String(formOption)}'`, {
       expected: "'auto', 'js' or 'ts'",
     });
   }
-  const validators: ValidatorFormChoice =
+  const moduleForm: ModuleFormChoice =
     options.package === undefined
-      ? chooseValidatorForm(validatorsOption, out)
-      : { form: 'js', reason: 'a package builds its dist/ with validators.js' };
+      ? chooseModuleForm(formOption, out)
+      : { form: 'js', reason: 'a package builds its dist/ from the .js modules' };
   const inputs = options.inputs.map((input) => loaderPath(input, cwd));
   const signatures = options.signatures;
   const loaded = await loadContracts(inputs, {
@@ -214,7 +214,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     cwd,
     checkAll: options.checkAll === true,
     ...(options.zod === undefined ? {} : { zod: options.zod }),
-    validators: validators.form,
+    dataModules: moduleForm.form,
   });
   const { diagnostics } = emitted;
   const folders =
@@ -255,7 +255,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     diagnostics: [...loaded.diagnostics, ...diagnostics],
     changed: changes.flatMap((d) => d.changes.map((c) => c.path)),
     changes,
-    validators,
+    moduleForm,
   };
 }
 
@@ -372,7 +372,7 @@ async function generatePackages(
     diagnostics: state.diagnostics,
     changed: changes.flatMap((d) => d.changes.map((c) => c.path)),
     changes,
-    validators: { form: 'js', reason: 'a package builds its dist/ with validators.js' },
+    moduleForm: { form: 'js', reason: 'a package builds its dist/ from the .js modules' },
   };
 }
 

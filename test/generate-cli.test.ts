@@ -104,13 +104,13 @@ describe('gen-webhooks generate', () => {
         first,
       ),
     ).toBe(0);
-    expect(first.out()).toMatch(/✓ petstore-openapi\s+6 events\s+9 files\s+written/);
-    expect(first.out()).toMatch(/✓ petstore-asyncapi\s+6 events\s+9 files/);
-    expect(first.out()).toMatch(/Generated 2 contracts, 12 events, 18 files in \S+ → .*\(18 files changed\)/);
+    expect(first.out()).toMatch(/✓ petstore-openapi\s+6 events\s+11 files\s+written/);
+    expect(first.out()).toMatch(/✓ petstore-asyncapi\s+6 events\s+11 files/);
+    expect(first.out()).toMatch(/Generated 2 contracts, 12 events, 22 files in \S+ → .*\(22 files changed\)/);
     expect(first.err()).toBe('');
     const second = io();
     expect(await runGenerate([petstore, '--out', out], second)).toBe(0);
-    expect(second.out()).toMatch(/petstore-openapi\s+6 events\s+9 files\s+unchanged/);
+    expect(second.out()).toMatch(/petstore-openapi\s+6 events\s+11 files\s+unchanged/);
     expect(second.out()).toContain('(0 files changed)');
   });
 
@@ -176,7 +176,7 @@ describe('gen-webhooks generate', () => {
     for (const argv of [
       [petstore, '--bogus'],
       [petstore, '--runtime', 'vendored'],
-      [petstore, '--validators', 'mjs'],
+      [petstore, '--data-modules', 'mjs'],
       [],
       [petstore, '--check', '--watch'],
     ]) {
@@ -187,7 +187,7 @@ describe('gen-webhooks generate', () => {
     expect(await main(['generate', '--help'])).toBe(0);
   });
 
-  it('--validators: .ts where the tsconfig above --out emits with tsc, .js elsewhere, or as asked', async () => {
+  it('--data-modules: .ts where the tsconfig above --out emits with tsc, .js elsewhere, or as asked', async () => {
     const project = mkdtempSync(path.join(dir, 'tsc-'));
     writeFileSync(path.join(project, 'tsconfig.json'), '{ "compilerOptions": { "outDir": "dist" } }');
     const files = (folder: string) =>
@@ -195,20 +195,22 @@ describe('gen-webhooks generate', () => {
     const auto = io();
     expect(await runGenerate([petstore, '--out', path.join(project, 'src/gen')], auto)).toBe(0);
     expect(files(path.join(project, 'src/gen'))).toEqual(['validators.ts']);
-    expect(auto.out()).toMatch(/validators\.ts, not \.js: .*tsconfig\.json emits JavaScript with tsc/);
+    expect(auto.out()).toMatch(
+      /schemas, validators and contract as \.ts, not \.js: .*tsconfig\.json emits JavaScript with tsc/,
+    );
     // Asked for js, the .ts file goes and the pair comes back (the folder is swapped whole).
     const js = io();
     expect(
-      await runGenerate([petstore, '--out', path.join(project, 'src/gen'), '--validators', 'js'], js),
+      await runGenerate([petstore, '--out', path.join(project, 'src/gen'), '--data-modules', 'js'], js),
     ).toBe(0);
     expect(files(path.join(project, 'src/gen')).sort()).toEqual(['validators.d.ts', 'validators.js']);
     expect(js.out()).not.toContain('validators.ts');
     // The repository's own tsconfig.json does not emit (noEmit): .js under test/.tmp.
     expect(files(out).sort()).toEqual(['validators.d.ts', 'validators.js']);
-    writeFileSync(path.join(project, 'bad.json'), JSON.stringify({ inputs: [petstore], validators: 'cjs' }));
+    writeFileSync(path.join(project, 'bad.json'), JSON.stringify({ inputs: [petstore], dataModules: 'cjs' }));
     const invalid = io();
     expect(await runGenerate(['--config', path.join(project, 'bad.json')], invalid)).toBe(2);
-    expect(invalid.err()).toMatch(/invalid validators form 'cjs'.*'auto', 'js' or 'ts'.*\[invalid_config\]/);
+    expect(invalid.err()).toMatch(/invalid dataModules form 'cjs'.*'auto', 'js' or 'ts'.*\[invalid_config\]/);
   });
 
   it('--json prints one result object', async () => {
@@ -220,7 +222,7 @@ describe('gen-webhooks generate', () => {
     };
     expect(result.ok).toBe(true);
     expect(result.contracts).toEqual([
-      expect.objectContaining({ name: 'petstore-openapi', events: 6, files: 9 }),
+      expect.objectContaining({ name: 'petstore-openapi', events: 6, files: 11 }),
     ]);
     const failed = io();
     expect(await runGenerate([path.join(dir, 'nope.yaml'), '--out', out, '--json'], failed)).toBe(2);

@@ -57,7 +57,7 @@ for (const f of walk(process.argv[2])) if (f.endsWith('.ts')) writeFileSync(f, r
     const formatted = path.join(dir, 'biome');
     expect(await runGenerate([petstore, '--out', raw, '--quiet'], io())).toBe(0);
     expect(await runGenerate([petstore, '--out', formatted, '--quiet', '--format', 'biome'], io())).toBe(0);
-    const rel = 'petstore-openapi/schemas.ts';
+    const rel = 'petstore-openapi/schemas.js';
     expect(readFileSync(path.join(formatted, rel), 'utf8')).not.toBe(
       readFileSync(path.join(raw, rel), 'utf8'),
     );

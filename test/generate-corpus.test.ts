@@ -54,7 +54,12 @@ describe.skipIf(noCorpus)('generating the corpus', async () => {
         throw error;
       }
       const out = path.join(dir, String(i));
-      const { folders, diagnostics } = emitAll([model], { runtime: 'package', cwd: repoRoot });
+      // The TypeScript form, which this file compiles and imports (js-form.test.ts: the JavaScript form is the same code).
+      const { folders, diagnostics } = emitAll([model], {
+        runtime: 'package',
+        cwd: repoRoot,
+        dataModules: 'ts',
+      });
       writeOutput(out, folders);
       const unsatisfiable = new Set(
         diagnostics

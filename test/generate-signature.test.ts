@@ -23,7 +23,7 @@ function io(): ToolIo & { err: () => string } {
 
 const batches = path.join(repoRoot, 'test/fixtures/specs/openapi31/batches.yaml');
 const media = path.join(repoRoot, 'test/fixtures/specs/openapi32/openapi.yaml');
-const contract = (out: string, name: string) => readFileSync(path.join(out, name, 'contract.ts'), 'utf8');
+const contract = (out: string, name: string) => readFileSync(path.join(out, name, 'contract.js'), 'utf8');
 
 describe('--signature and the config', () => {
   it('applies a named override to its contract only, and an unnamed one to all', async () => {

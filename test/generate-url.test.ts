@@ -77,7 +77,7 @@ describe('URL inputs', () => {
     const out = path.join(dir, 'out');
     const err = io();
     expect(await runGenerate([`${base}/hooks/openapi.yaml`, '--out', out, '--quiet'], err)).toBe(0);
-    expect(readFileSync(path.join(out, 'remote-hooks/contract.ts'), 'utf8')).toContain(
+    expect(readFileSync(path.join(out, 'remote-hooks/contract.js'), 'utf8')).toContain(
       `from ${base}/hooks/openapi.yaml`,
     );
   });

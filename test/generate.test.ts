@@ -32,7 +32,7 @@ describe('generate()', () => {
       ['petstore-openapi', 'openapi-3.1', 6],
     ]);
     expect(result.contracts[1]?.file).toBe('schemas/petstore.openapi.yaml');
-    expect(result.files).toHaveLength(18);
+    expect(result.files).toHaveLength(22);
     expect(result.files).toContain('petstore-openapi/types.ts');
     expect(result.changed).toEqual(result.files);
     expect(result.diagnostics.filter((d) => d.level === 'warning')).toEqual([]);
@@ -53,7 +53,7 @@ describe('generate()', () => {
       cwd: repoRoot,
       check: true,
     });
-    expect(check.changed).toHaveLength(18);
+    expect(check.changed).toHaveLength(22);
     expect(existsSync(path.join(dir, 'fresh'))).toBe(false);
   });
 

@@ -106,7 +106,7 @@ describe("GitHub's eventValidators fast path", async () => {
   const { eventValidators: eventSchemas } = (await import(
     pathToFileURL(path.join(folder, 'validators.js')).href
   )) as { eventValidators: Record<string, StandardSchemaV1> };
-  const { contract } = (await import(pathToFileURL(path.join(folder, 'contract.ts')).href)) as {
+  const { contract } = (await import(pathToFileURL(path.join(folder, 'contract.js')).href)) as {
     contract: Contract<EventMapBase>;
   };
   const all = examples(new Set(Object.keys(eventSchemas)));

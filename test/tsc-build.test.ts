@@ -94,8 +94,8 @@ describe('a project that builds with tsc', () => {
   }, 120_000);
 
   it('gets validators.ts, which tsc compiles and copies', () => {
-    expect(result.validators.form).toBe('ts');
-    expect(result.validators.reason).toMatch(/emits JavaScript with tsc/);
+    expect(result.moduleForm.form).toBe('ts');
+    expect(result.moduleForm.reason).toMatch(/emits JavaScript with tsc/);
     const folder = path.join(project, 'src/webhooks/petstore-openapi');
     expect(existsSync(path.join(folder, 'validators.ts'))).toBe(true);
     expect(existsSync(path.join(folder, 'validators.js'))).toBe(false);

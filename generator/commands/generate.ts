@@ -11,10 +11,10 @@ import type { ZodFlavor } from '../emit/index.js';
 import { GeneratorError } from '../errors.js';
 import { type FormatOption, parseFormat } from '../format.js';
 import { type GenerateOptions, type GenerateResult, generate } from '../generate.js';
+import type { ModuleFormOption } from '../module-form.js';
 import { parseSignatureSpec } from '../parse/signature-spec.js';
 import { booleanFlag, parseToolArgs, stringFlag } from '../tools/args.js';
 import { createStyle, formatMs, processIo, type ToolIo, writeJson } from '../tools/output.js';
-import type { ValidatorFormOption } from '../validator-form.js';
 import type { Command } from './types.js';
 
 const NAME = 'generate';
@@ -33,11 +33,13 @@ Options:
                            module depends on zod only
       --zod <flavour>      classic: schemas import 'zod' (default)
                            mini: schemas import 'zod/mini' (same validation, a fraction of the bundle)
-      --validators <form>  auto: ts when the tsconfig.json above <out> builds with tsc, else js
+      --data-modules <form>
+                           schemas, validators and contract as:
+                           auto: ts when the tsconfig.json above <out> builds with tsc, else js
                            (default)
-                           js: validators.js + validators.d.ts (the fastest tsc for consumers; needs
-                           a toolchain that runs .js beside .ts: a bundler, tsx, Bun, Deno, vitest)
-                           ts: validators.ts (tsc compiles and copies it)
+                           js: .js beside a .d.ts (the fastest tsc for consumers; needs a toolchain
+                           that runs .js beside .ts: a bundler, tsx, Bun, Deno, vitest)
+                           ts: .ts files (tsc compiles and copies them)
       --package <dir>      Write an npm package per contract into <dir>/<contract>/ instead of <out>:
                            package.json, src/, a built dist/, README.md, LICENSE, a smoke test
                            (metadata from the config's \`package: { name, version, ... }\`)
@@ -47,7 +49,7 @@ Options:
       --check              Write nothing; exit 1 and list the files when the output would change
   -w, --watch              Regenerate when an input (or a file it $refs) changes; Ctrl-C to stop
   -c, --config <file>      Load options from a config file (export default { inputs, out, runtime,
-                           zod, validators, package, previous, allowRemoteRefs, refRoot, quiet, signatures,
+                           zod, dataModules, package, previous, allowRemoteRefs, refRoot, quiet, signatures,
                            format }): .js/.mjs/.json, and .ts/.mts on plain node too. Without inputs
                            (bare \`gen-webhooks\`), gen-webhooks.config.* in the current directory is
                            used when present. Flags override the config.
@@ -77,7 +79,7 @@ const OPTIONS = {
   out: { type: 'string', short: 'o' },
   runtime: { type: 'string' },
   zod: { type: 'string' },
-  validators: { type: 'string' },
+  'data-modules': { type: 'string' },
   package: { type: 'string' },
   previous: { type: 'string' },
   check: { type: 'boolean' },
@@ -132,15 +134,15 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
     );
   }
   const zod = (zodFlag as ZodFlavor | undefined) ?? config.zod;
-  const validatorsFlag = stringFlag(args, 'validators');
-  if (validatorsFlag !== undefined && !['auto', 'js', 'ts'].includes(validatorsFlag)) {
+  const formFlag = stringFlag(args, 'data-modules');
+  if (formFlag !== undefined && !['auto', 'js', 'ts'].includes(formFlag)) {
     throw new GeneratorError(
       'invalid_argument',
-      `${NAME}: --validators ${JSON.stringify(validatorsFlag)} is not a form`,
+      `${NAME}: --data-modules ${JSON.stringify(formFlag)} is not a form`,
       { expected: 'auto, js or ts' },
     );
   }
-  const validators = (validatorsFlag as ValidatorFormOption | undefined) ?? config.validators;
+  const dataModules = (formFlag as ModuleFormOption | undefined) ?? config.dataModules;
   const packageDir = stringFlag(args, 'package') ?? config.package?.dir;
   const previous = stringFlag(args, 'previous') ?? config.previous;
   if (previous !== undefined && packageDir === undefined) {
@@ -165,7 +167,7 @@ async function resolveInvocation(argv: readonly string[], cwd: string): Promise<
       ...(refRoot !== undefined ? { refRoot } : {}),
       cwd,
       ...(zod === undefined ? {} : { zod }),
-      ...(validators === undefined ? {} : { validators }),
+      ...(dataModules === undefined ? {} : { dataModules }),
       ...(packageDir === undefined ? {} : { package: packageDir, packageInfo }),
       ...(previous === undefined ? {} : { previous }),
       ...signatureOptions(args.values.signature, config),
@@ -225,7 +227,7 @@ function report(io: ToolIo, inv: Invocation, result: GenerateResult, ms: number)
       files: result.files.length,
       changed: result.changed,
       diagnostics: result.diagnostics,
-      validators: result.validators,
+      moduleForm: result.moduleForm,
       ms: Math.round(ms),
     });
     return;
@@ -261,9 +263,11 @@ function report(io: ToolIo, inv: Invocation, result: GenerateResult, ms: number)
     if (warnings.length > 5)
       io.stdout.write(style.dim(`  … and ${warnings.length - 5} more (--json lists all)\n`));
   }
-  if (result.validators.form === 'ts') {
-    // Worth a line: the form costs a consumer's tsc time, and --validators js takes it back.
-    io.stdout.write(style.dim(`  validators.ts, not .js: ${result.validators.reason}\n`));
+  if (result.moduleForm.form === 'ts') {
+    // Worth a line: the form costs a consumer's tsc time, and --data-modules js takes it back.
+    io.stdout.write(
+      style.dim(`  schemas, validators and contract as .ts, not .js: ${result.moduleForm.reason}\n`),
+    );
   }
   const events = result.contracts.reduce((n, c) => n + c.events.length, 0);
   const out = path.relative(inv.options.cwd ?? process.cwd(), result.out) || '.';

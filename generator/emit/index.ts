@@ -4,13 +4,15 @@
  */
 import type { Diagnostic } from '../errors.js';
 import type { ContractModel } from '../model.js';
+import type { ModuleForm } from '../module-form.js';
 import { CheckModule } from '../schema/check.js';
-import type { ValidatorForm } from '../validator-form.js';
+import { ZOD_HELPERS, zodHelperJs, zodHelperSource } from '../schema/own-keys.js';
 import { emitContractFile } from './contract-file.js';
 import { emitFixturesFile } from './fixtures-file.js';
-import { headerLine } from './header.js';
+import { headerLine, NOCHECK_LINE } from './header.js';
 import { hoistSharedSchemas } from './hoist.js';
 import { emitIndexFile } from './index-file.js';
+import { toJsForm } from './js-form.js';
 import { allocateNames } from './names.js';
 import { emitReceiverFile } from './receiver-file.js';
 import { createSchemaContext } from './schema-context.js';
@@ -40,8 +42,12 @@ export interface EmitOptions {
   readonly checkAll?: boolean;
   /** Schemas in classic zod (default) or zod/mini (`--zod mini`: smaller bundles, same validation). */
   readonly zod?: ZodFlavor;
-  /** validators.js + validators.d.ts (default) or validators.ts for tsc builds (see validator-form.ts). */
-  readonly validators?: ValidatorForm;
+  /**
+   * `js` (default): schemas, validators and contract as `.js` beside a `.d.ts`, so a consumer's tsc
+   * reads declarations instead of parsing their code; `ts`: `.ts` files, for projects that build
+   * with tsc, which copies no `.js` source (see module-form.ts). `checkAll` implies `ts`.
+   */
+  readonly dataModules?: ModuleForm;
 }
 
 export type { ZodFlavor } from './schemas-file.js';
@@ -53,9 +59,7 @@ export type { ZodFlavor } from './schemas-file.js';
  */
 export const RUNTIME_PACKAGE_IMPORT = '@gen-webhooks/runtime/generated';
 
-/** Second line of the declaration/data files (see EmitOptions.checkAll). */
-export const NOCHECK_LINE =
-  "// @ts-nocheck: checked by gen-webhooks' own tests; like a library .d.ts under skipLibCheck.\n";
+export { NOCHECK_LINE } from './header.js';
 
 export interface EmittedContract {
   /** In a fixed order: types, schemas, contract, sender, receiver, fixtures, index. */
@@ -71,11 +75,24 @@ export function emitContract(input: ContractModel, options: EmitOptions): Emitte
   const diagnostics: Diagnostic[] = [];
   const ctx = createSchemaContext(model, names, diagnostics);
   const files = new Map<string, string>();
+  // The checked form is TypeScript: it is what the generator's own tests compile with checks on.
+  const form = options.checkAll === true ? 'ts' : (options.dataModules ?? 'js');
+  /** A data module as `name.ts`, or as `name.js` + `name.d.ts` in the JavaScript form. */
+  const setModule = (name: string, ts: string, helpers?: ReadonlyMap<string, string>) => {
+    if (form === 'ts') {
+      files.set(`${name}.ts`, ts);
+      return;
+    }
+    const { js, dts } = toJsForm(ts, helpers);
+    files.set(`${name}.js`, js);
+    files.set(`${name}.d.ts`, dts);
+  };
   files.set('types.ts', emitTypesFile(model, names, ctx, heavyHeader));
   const checks = new CheckModule({ schemaName: (k) => ctx.schemaName(k) });
-  files.set(
-    'schemas.ts',
+  setModule(
+    'schemas',
     emitSchemasFile(model, names, ctx, heavyHeader, options.runtimeImport, options.zod, checks),
+    new Map(ZOD_HELPERS.filter((h) => ctx.helpers.has(h)).map((h) => [zodHelperSource(h), zodHelperJs(h)])),
   );
   const validators = emitValidatorFiles(
     names,
@@ -83,10 +100,10 @@ export function emitContract(input: ContractModel, options: EmitOptions): Emitte
     header,
     options.runtimeImport,
     options.zod ?? 'classic',
-    options.validators ?? 'js',
+    form,
   );
   for (const [file, text] of validators) files.set(file, text);
-  files.set('contract.ts', emitContractFile(model, names, heavyHeader, options.runtimeImport));
+  setModule('contract', emitContractFile(model, names, heavyHeader, options.runtimeImport));
   files.set('sender.ts', emitSenderFile(model, header, options.runtimeImport));
   files.set('receiver.ts', emitReceiverFile(model, header, options.runtimeImport));
   files.set('fixtures.ts', emitFixturesFile(model, heavyHeader, diagnostics));

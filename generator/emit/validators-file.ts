@@ -5,10 +5,11 @@
  * declaration, because a consumer's tsc parses every .ts file it reaches (schemas.ts is already
  * `@ts-nocheck`, but parsed): GitHub's predicates are 0.5 MB that no type depends on, and as a .ts
  * file they cost a receiver consumer's tsc about a fifth of its time. A project that builds with tsc
- * gets them as validators.ts instead, since tsc copies no .js source (see validator-form.ts).
+ * gets them as validators.ts instead, since tsc copies no .js source (see module-form.ts).
  */
+
+import type { ModuleForm } from '../module-form.js';
 import { type CheckModule, checkName } from '../schema/check.js';
-import type { ValidatorForm } from '../validator-form.js';
 import { key, quote } from './literal.js';
 import { compareStrings, type ModuleNames } from './names.js';
 import type { ZodFlavor } from './schemas-file.js';
@@ -29,7 +30,7 @@ function fast(schema, check) {
  */
 const JS_NOCHECK_LINE = '// @ts-nocheck: plain JavaScript; the type of eventValidators is declared.\n';
 
-/** File name → contents: validators.js + validators.d.ts, or validators.ts (see ValidatorForm). */
+/** File name → contents: validators.js + validators.d.ts, or validators.ts (see ModuleForm). */
 export type ValidatorFiles = ReadonlyMap<string, string>;
 
 export function emitValidatorFiles(
@@ -38,7 +39,7 @@ export function emitValidatorFiles(
   header: string,
   runtime: string,
   zod: ZodFlavor,
-  form: ValidatorForm = 'js',
+  form: ModuleForm = 'js',
 ): ValidatorFiles {
   const schemas = [...new Set(names.events.map((e) => e.schema))].sort(compareStrings);
   const entries = names.events.map(

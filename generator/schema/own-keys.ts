@@ -116,3 +116,35 @@ function keepOwnProto<T>(schema: z.ZodType<T>): z.ZodType<T> {
 export function zodHelperSource(helper: ZodHelper): string {
   return helper === 'withOwnKeys' ? WITH_OWN_KEYS : KEEP_OWN_PROTO;
 }
+
+/**
+ * The helper as JavaScript, for schemas.js: its source with the few kinds of type syntax it uses
+ * taken out (generic and parameter annotations, `const x: T =`, `as T` casts). A test checks the
+ * result compiles to exactly what the TypeScript source compiles to.
+ */
+export function zodHelperJs(helper: ZodHelper): string {
+  return zodHelperSource(helper)
+    .replace(/^function (\w+)<T>\(([\s\S]*?)\): [^{]+\{/m, (_m, name: string, params: string) => {
+      return `function ${name}(${topLevelParams(params).join(', ')}) {`;
+    })
+    .replace(/^(\s*const \w+): [^=\n]+ = /gm, '$1 = ')
+    .replace(/ as (?:Record<string, unknown>|T\b)/g, '');
+}
+
+/** Parameter names of a parameter list whose annotations may hold commas inside brackets. */
+function topLevelParams(params: string): string[] {
+  const names: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= params.length; i++) {
+    const c = params[i];
+    if (c === '(' || c === '[' || c === '<') depth++;
+    else if (c === ')' || c === ']' || c === '>') depth--;
+    else if ((c === ',' && depth === 0) || i === params.length) {
+      const name = /^\s*(\w+)/.exec(params.slice(start, i))?.[1];
+      if (name !== undefined) names.push(name);
+      start = i + 1;
+    }
+  }
+  return names;
+}

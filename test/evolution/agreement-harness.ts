@@ -1,6 +1,6 @@
 /**
  * Shared by the agreement and policy tests: generate a contract's module with `generate()` into a
- * temp dir and import its `schemas.ts`; compile the same model's JSON Schemas with ajv (draft 2020-12
+ * temp dir and import its `schemas.js`; compile the same model's JSON Schemas with ajv (draft 2020-12
  * + ajv-formats, strict: false) with `#/schemas/<key>` refs registered. Test-only.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -38,7 +38,7 @@ export async function generateSchemas(input: string, out: string): Promise<Gener
   const contract = result.contracts[0];
   if (!contract) throw new Error(`no contract generated from ${input}`);
   const folder = path.join(out, contract.name);
-  const mod = (await import(pathToFileURL(path.join(folder, 'schemas.ts')).href)) as {
+  const mod = (await import(pathToFileURL(path.join(folder, 'schemas.js')).href)) as {
     eventSchemas: Record<string, z.ZodType>;
   };
   return { model: contract.model, folder, eventSchemas: mod.eventSchemas };

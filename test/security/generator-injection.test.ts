@@ -194,34 +194,50 @@ function syntaxErrors(file: string): string[] {
 
 let run = 0;
 
-/** Generates `h` and checks the three properties; the module's folder, or undefined when refused. */
+const FILES = ['fixtures.ts', 'index.ts', 'receiver.ts', 'sender.ts', 'types.ts'];
+/** Both forms of the data modules (module-form.ts): TypeScript, checked, and JavaScript + declarations. */
+const FORMS = [
+  { options: { checkAll: true }, data: ['contract.ts', 'schemas.ts', 'validators.ts'] },
+  {
+    options: { dataModules: 'js' as const },
+    data: ['contract.d.ts', 'contract.js', 'schemas.d.ts', 'schemas.js', 'validators.d.ts', 'validators.js'],
+  },
+];
+
+/**
+ * Generates `h` in both forms and checks the three properties; the JavaScript form's folder, or
+ * undefined when refused.
+ */
 async function generateAndImport(h: Hostile): Promise<string | undefined> {
   const folder = path.join(dir, `run-${run++}`);
   mkdirSync(folder);
   const file = writeContract(folder, h);
-  let result: Awaited<ReturnType<typeof generate>>;
-  try {
-    result = await generate({ inputs: [file], out: path.join(folder, 'out'), cwd: folder, checkAll: true });
-  } catch (error) {
-    // A typed refusal is an acceptable answer to hostile input; anything else is a bug.
-    if (error instanceof GeneratorError) return undefined;
-    throw error;
+  let out: string | undefined;
+  for (const [i, form] of FORMS.entries()) {
+    let result: Awaited<ReturnType<typeof generate>>;
+    try {
+      result = await generate({
+        inputs: [file],
+        out: path.join(folder, `out-${i}`),
+        cwd: folder,
+        ...form.options,
+      });
+    } catch (error) {
+      // A typed refusal is an acceptable answer to hostile input; anything else is a bug.
+      if (error instanceof GeneratorError) return undefined;
+      throw error;
+    }
+    const [contract] = result.contracts;
+    if (!contract) throw new Error('no contract generated');
+    out = path.join(folder, `out-${i}`, contract.name);
+    await checkModule(out, [...contract.events].sort(), [...FILES, ...form.data].sort());
   }
-  const [contract] = result.contracts;
-  if (!contract) throw new Error('no contract generated');
-  const out = path.join(folder, 'out', contract.name);
+  return out;
+}
+
+async function checkModule(out: string, events: string[], expected: string[]): Promise<void> {
   const files = readdirSync(out).filter((f) => f.endsWith('.ts') || f.endsWith('.js'));
-  expect(files.sort()).toEqual([
-    'contract.ts',
-    'fixtures.ts',
-    'index.ts',
-    'receiver.ts',
-    'schemas.ts',
-    'sender.ts',
-    'types.ts',
-    'validators.d.ts',
-    'validators.js',
-  ]);
+  expect(files.sort()).toEqual(expected);
   for (const f of files) {
     const text = readFileSync(path.join(out, f), 'utf8');
     // One header line, however the file name was spelled.
@@ -238,11 +254,11 @@ async function generateAndImport(h: Hostile): Promise<string | undefined> {
   expect(pwned.__pwned).toBeUndefined();
   expect(existsSync(marker)).toBe(false);
   // Event names are keys as written: an object-literal `'__proto__': …` would have set a prototype.
-  const events = [...contract.events].sort();
   expect(Object.keys(mod.contract.events).sort()).toEqual(events);
   expect(Object.keys(mod.eventSchemas).sort()).toEqual(events);
   expect(Object.keys(fixtures.fixtures).sort()).toEqual(events);
-  const { eventValidators } = (await import(pathToFileURL(path.join(out, 'validators.js')).href)) as {
+  const validators = expected.includes('validators.ts') ? 'validators.ts' : 'validators.js';
+  const { eventValidators } = (await import(pathToFileURL(path.join(out, validators)).href)) as {
     eventValidators: Record<string, StandardSchemaV1>;
   };
   expect(Object.keys(eventValidators).sort()).toEqual(events);
@@ -253,7 +269,6 @@ async function generateAndImport(h: Hostile): Promise<string | undefined> {
       expect(verdict?.issues, event).toBeUndefined();
     }
   }
-  return out;
 }
 
 describe('contract text cannot become code in the generated module', () => {
@@ -269,7 +284,7 @@ describe('contract text cannot become code in the generated module', () => {
     };
     const out = await generateAndImport(h);
     if (out === undefined) throw new Error('the contract was refused');
-    const header = readFileSync(path.join(out, 'contract.ts'), 'utf8').split('\n')[0];
+    const header = readFileSync(path.join(out, 'contract.js'), 'utf8').split('\n')[0];
     expect(header).toContain(' from cevil\\nglobalThis.__pwned = 1;');
   });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseValidatorForm, stripJsonc } from './validator-form.js';
+import { chooseModuleForm, stripJsonc } from './module-form.js';
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -22,9 +22,9 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-const formFor = (root: string, out = 'src/generated') => chooseValidatorForm('auto', path.join(root, out));
+const formFor = (root: string, out = 'src/generated') => chooseModuleForm('auto', path.join(root, out));
 
-describe('chooseValidatorForm', () => {
+describe('chooseModuleForm', () => {
   it('writes js without a tsconfig.json above the output', () => {
     expect(formFor(tree({ 'package.json': '{}' }))).toMatchObject({ form: 'js' });
   });
@@ -104,8 +104,8 @@ describe('chooseValidatorForm', () => {
 
   it('takes an explicit form as it is', () => {
     const root = tree({ 'tsconfig.json': '{ "compilerOptions": { "noEmit": true } }' });
-    expect(chooseValidatorForm('ts', path.join(root, 'gen')).form).toBe('ts');
-    expect(chooseValidatorForm('js', path.join(os.tmpdir(), 'gw-none')).form).toBe('js');
+    expect(chooseModuleForm('ts', path.join(root, 'gen')).form).toBe('ts');
+    expect(chooseModuleForm('js', path.join(os.tmpdir(), 'gw-none')).form).toBe('js');
   });
 });
 

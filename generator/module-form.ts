@@ -1,8 +1,8 @@
 /**
- * Which form `eventValidators` is written in. `js` (validators.js beside validators.d.ts) keeps
- * GitHub-sized predicates out of a consumer's tsc, which parses every .ts file it reaches; but `tsc`
- * never copies a .js source it does not compile, so a project that builds with tsc would run
- * without it. `ts` (validators.ts, `@ts-nocheck`) is compiled with the rest. `auto` picks `js`
+ * Which form the data modules (schemas, validators, contract) are written in. `js` (each a .js
+ * beside a .d.ts) keeps GitHub-sized code out of a consumer's tsc, which parses and binds every .ts
+ * file it reaches; but `tsc` never copies a .js source it does not compile, so a project that
+ * builds with tsc would run without them. `ts` (.ts files) is compiled with the rest. `auto` picks `js`
  * only when no tsc build of the output can drop it: no tsconfig.json above the output, or one that
  * does not emit JavaScript (`noEmit`, `emitDeclarationOnly`) — a bundler, tsx, Bun or Deno runs
  * the .js as it is.
@@ -11,18 +11,18 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-export type ValidatorForm = 'js' | 'ts';
-export type ValidatorFormOption = ValidatorForm | 'auto';
+export type ModuleForm = 'js' | 'ts';
+export type ModuleFormOption = ModuleForm | 'auto';
 
-export interface ValidatorFormChoice {
-  readonly form: ValidatorForm;
+export interface ModuleFormChoice {
+  readonly form: ModuleForm;
   /** Why, in a phrase, for the CLI's output. */
   readonly reason: string;
 }
 
 /** The form for output written to `out`: explicit, or (`auto`) from the tsconfig.json above it. */
-export function chooseValidatorForm(option: ValidatorFormOption, out: string): ValidatorFormChoice {
-  if (option !== 'auto') return { form: option, reason: `validators: '${option}'` };
+export function chooseModuleForm(option: ModuleFormOption, out: string): ModuleFormChoice {
+  if (option !== 'auto') return { form: option, reason: `dataModules: '${option}'` };
   const tsconfig = nearestTsconfig(path.resolve(out));
   if (tsconfig === undefined) return { form: 'js', reason: 'no tsconfig.json above the output' };
   const rel = path.relative(process.cwd(), tsconfig) || tsconfig;
@@ -32,7 +32,7 @@ export function chooseValidatorForm(option: ValidatorFormOption, out: string): V
     form: 'ts',
     reason:
       emits === true
-        ? `${rel} emits JavaScript with tsc, which would not copy validators.js`
+        ? `${rel} emits JavaScript with tsc, which copies no .js source`
         : `${rel} could not be read to the end (${emits.unknown}), so tsc may emit JavaScript`,
   };
 }
