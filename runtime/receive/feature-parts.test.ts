@@ -98,13 +98,8 @@ describe('feature parts', () => {
     db.close();
   });
 
-  it('the old mode, queue and worker options and a missing durable queue are invalid_config', () => {
+  it('ack-fast without a durable queue is invalid_config', () => {
     const base = { secret: SECRET, store: memoryStore() };
-    for (const legacy of [{ mode: 'ack-fast' }, { mode: 'inline' }, { worker: { pollMs: 10 } }]) {
-      expect(
-        configError(() => createReceiverWith(petstore, { ...base, ...legacy } as never, webParts)).message,
-      ).toMatch(/ackFastQueue/);
-    }
     const noQueue = { ...memoryStore(), queue: undefined };
     configError(() =>
       createReceiverWith(petstore, { ...base, store: noQueue, ackFast: ackFastQueue() } as never, webParts),

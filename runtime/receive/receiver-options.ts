@@ -46,13 +46,6 @@ export function ownerTokens(): () => string {
 
 /** The `invalid_config` checks of the options alone; returns the store deadline (ms). */
 export function checkOptions(o: LooseOptions, store: IdempotencyStore<unknown> | undefined): number {
-  const legacy = o as { mode?: unknown; queue?: unknown; worker?: unknown };
-  if (legacy.mode !== undefined || legacy.queue !== undefined || legacy.worker !== undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      'mode, queue and worker are now ackFast: ackFastQueue({ queue, worker }) (or ackFast: false for inline)',
-    );
-  }
   const storeTimeoutMs = o.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   if (!(storeTimeoutMs >= 0)) {
     throw new WebhookError(
