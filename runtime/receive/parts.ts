@@ -26,6 +26,7 @@ import type {
   Secret,
 } from '../signing/scheme.js';
 import { missingVerificationKey } from '../signing/verification-key.js';
+import type { CompletionMode } from './completion.js';
 import type { contractHandshakes } from './contract-handshakes.js';
 import { envelopeReader } from './envelope-reader.js';
 import type { headerSelector } from './select-header.js';
@@ -63,6 +64,12 @@ export interface ReceiverParts {
   readonly node?: (receiver: ReceiverLike) => NodeHandler;
   /** The ack-fast mode of a preset that defaults to it (Slack, Discord, …), used when the store queues durably. */
   readonly ackFast?: AckFast;
+  /**
+   * How a done record that failed to write is retried: `backgroundCompletions` in the Node parts;
+   * without it (the Web parts) `inlineCompletions`, a few retries before answering (edge runtimes do
+   * not reliably run the timers of an answered request).
+   */
+  readonly completions?: CompletionMode;
 }
 
 /** The parts of contracts signed with one scheme kind (`invalid_config` for a contract of another). */

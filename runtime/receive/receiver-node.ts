@@ -1,6 +1,7 @@
 /**
  * `createReceiver` and `createParser` of the Node entry: the receive pipeline with every part on
- * node:crypto (synchronous verification: the fast path `bench/verify.bench.ts` measures).
+ * node:crypto (synchronous verification: the fast path `bench/verify.bench.ts` measures), failed
+ * completions retried in the background.
  * Generated receivers pass their contract's parts alone (`parts-node.ts`).
  */
 import { nodeHandler } from '../adapters/node-http.js';
@@ -8,6 +9,7 @@ import type { Contract, EventMapBase } from '../contract.js';
 import { getDescriptor } from '../presets/catalog.js';
 import { createSignatureScheme } from '../signing/resolve.js';
 import { ackFastQueue } from './ack-fast-mode.js';
+import { backgroundCompletions } from './completion-background.js';
 import { contractHandshakes } from './contract-handshakes.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
@@ -28,6 +30,7 @@ const allParts: ReceiverParts = {
   handshakes: contractHandshakes,
   ackFast: /* @__PURE__ */ ackFastQueue(),
   node: nodeHandler,
+  completions: backgroundCompletions,
 };
 
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(
