@@ -45,24 +45,18 @@ export interface DispatchParts {
   readonly schemaSelector?: typeof schemaSelector;
 }
 
-function needs(contract: Contract<EventMapBase>, what: string, part: string): WebhookError {
-  return new WebhookError('invalid_config', `"${contract.name}" ${what}: its parts need ${part}`);
-}
-
 /**
  * `parts.envelope` is required by an enveloped contract, `parts.headerSelector` by a `header`
- * selector, `parts.schemaSelector` by a contract that chooses by schema (`invalid_config` without).
+ * selector, `parts.schemaSelector` by a contract that chooses by schema. Not checked: the runtime's
+ * `createReceiver` passes every part, and a generated receiver the ones its contract needs (the
+ * generator's `receiverParts`, tested against the rules here).
  */
 export function createDispatcher<M extends EventMapBase>(
   contract: Contract<M>,
   parts: DispatchParts,
 ): Dispatcher {
   const { envelope, selector } = contract;
-  const readEnvelope = parts.envelope;
-  if (envelope.kind === 'envelope' && readEnvelope === undefined) {
-    throw needs(contract, 'has an envelope', 'envelopeReader');
-  }
-  const reader = envelope.kind === 'envelope' ? readEnvelope?.(envelope) : undefined;
+  const reader = envelope.kind === 'envelope' ? parts.envelope!(envelope) : undefined;
   const names = reader?.names;
   const dataPointer = names === undefined ? '' : `/${escapePointer(names.data)}`;
   const unsignedId = unsignedIdHeader(contract.signature);
@@ -72,11 +66,8 @@ export function createDispatcher<M extends EventMapBase>(
       'The envelope-type selector needs an envelope type field (it is listed as absent)',
     );
   }
-  let byHeader: HeaderSelect | undefined;
-  if (selector.kind === 'header') {
-    if (parts.headerSelector === undefined) throw needs(contract, 'selects by header', 'headerSelector');
-    byHeader = parts.headerSelector(contract);
-  }
+  const byHeader: HeaderSelect | undefined =
+    selector.kind === 'header' ? parts.headerSelector!(contract) : undefined;
 
   // Selector value → event names. Several events may share a type value (Slack's `emoji_changed`
   // with a `subtype`): their schemas decide.
@@ -94,16 +85,8 @@ export function createDispatcher<M extends EventMapBase>(
   }
   // The key fallback: only names no event claims as a match value.
   for (const candidate of schemas) if (!byValue.has(candidate.name)) byValue.set(candidate.name, [candidate]);
-  const bySchema = parts.schemaSelector;
-  if (
-    bySchema === undefined &&
-    (selector.kind === 'schema' ||
-      (selector.kind === 'body' && selector.fallback === 'schema') ||
-      [...byValue.values()].some((list) => list.length > 1))
-  ) {
-    throw needs(contract, 'chooses events by schema', 'schemaSelector');
-  }
-  const choose = bySchema as typeof schemaSelector;
+  // Called only for a contract that chooses by schema.
+  const choose = parts.schemaSelector!;
 
   return (body, headers, verified) => {
     let data: unknown = body;

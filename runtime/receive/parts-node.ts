@@ -17,22 +17,22 @@ const node = { node: nodeHandler, completions: backgroundCompletions };
 
 /** Standard Webhooks contracts (the default signature). */
 export const standardWebhooksParts: ReceiverParts = {
-  ...schemeParts('standard-webhooks', (_c, o) => standardWebhooks(o)),
+  ...schemeParts<'standard-webhooks'>((_c, o) => standardWebhooks(o)),
   ...node,
 };
 
 /** `kind: hmac` contracts. */
-export const hmacParts: ReceiverParts = { ...schemeParts('hmac', hmacScheme), ...node };
+export const hmacParts: ReceiverParts = { ...schemeParts<'hmac'>(hmacScheme), ...node };
 
 // The twin of resolve.ts's `noSignature` (that file binds every preset).
 const unsigned: SignatureScheme = { name: 'none', sign: () => ({}), verify: () => ({}) };
 
 /** Unsigned contracts (`kind: none`). */
-export const unsignedParts: ReceiverParts = { ...schemeParts('none', () => unsigned), ...node };
+export const unsignedParts: ReceiverParts = { ...schemeParts<'none'>(() => unsigned), ...node };
 
 /** `kind: asymmetric` contracts (key pairs on Web Crypto, the same on every runtime). */
 export const asymmetricParts: ReceiverParts = {
-  ...schemeParts('asymmetric', (c, o) => asymmetricScheme(c, o as AsymmetricOptions)),
+  ...schemeParts<'asymmetric'>((c, o) => asymmetricScheme(c, o as AsymmetricOptions)),
   ...node,
 };
 

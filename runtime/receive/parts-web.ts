@@ -10,20 +10,19 @@ import { standardWebhooksVerifierWeb } from '../signing/standard-webhooks-web.js
 import { type ReceiverParts, schemeParts } from './parts.js';
 
 /** Standard Webhooks contracts (the default signature). */
-export const standardWebhooksParts: ReceiverParts = /* @__PURE__ */ schemeParts(
-  'standard-webhooks',
+export const standardWebhooksParts: ReceiverParts = /* @__PURE__ */ schemeParts<'standard-webhooks'>(
   (_c, o) => standardWebhooksVerifierWeb(o),
 );
 
 /** `kind: hmac` contracts. */
-export const hmacParts: ReceiverParts = /* @__PURE__ */ schemeParts('hmac', hmacVerifierWeb);
+export const hmacParts: ReceiverParts = /* @__PURE__ */ schemeParts<'hmac'>(hmacVerifierWeb);
 
 const unsigned: SignatureScheme = { name: 'none', sign: async () => ({}), verify: async () => ({}) };
 
 /** Unsigned contracts (`kind: none`). */
-export const unsignedParts: ReceiverParts = /* @__PURE__ */ schemeParts('none', () => unsigned);
+export const unsignedParts: ReceiverParts = /* @__PURE__ */ schemeParts<'none'>(() => unsigned);
 
 /** `kind: asymmetric` contracts (key pairs on Web Crypto, the same on every runtime). */
-export const asymmetricParts: ReceiverParts = /* @__PURE__ */ schemeParts('asymmetric', (c, o) =>
+export const asymmetricParts: ReceiverParts = /* @__PURE__ */ schemeParts<'asymmetric'>((c, o) =>
   asymmetricScheme(c, o as AsymmetricOptions),
 );

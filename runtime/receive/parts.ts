@@ -6,6 +6,9 @@
  * `standardWebhooksParts`, `hmacParts`, `unsignedParts` or `presetParts(<name>Preset)`, plus
  * `contractHandshakes` for declared handshakes, `ackFastQueue()` for a preset that defaults to
  * ack-fast, `headerSelector` for a `header` selector and `schemaSelector` for a choice by schema. The Node entry's parts add `node` (`receiver.node()`); the Web entry's never do.
+ * `createReceiverWith` does not check that the parts fit the contract (a receiver bundle should not
+ * carry that code): the generator chooses them (`receiverParts`, tested against these rules), and a
+ * hand-written contract goes through the entries' `createReceiver`, which has them all.
  */
 import type { ReceiverLike } from '../adapters/types.js';
 import { toText } from '../bytes.js';
@@ -72,21 +75,15 @@ export interface ReceiverParts {
   readonly completions?: CompletionMode;
 }
 
-/** The parts of contracts signed with one scheme kind (`invalid_config` for a contract of another). */
+/**
+ * The parts of contracts signed with one scheme kind `K` (a generated receiver passes the parts of
+ * its contract's kind; the runtime's `createReceiver` resolves any kind).
+ */
 export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>>(
-  kind: K,
   make: (config: Extract<SignatureConfig, { readonly kind: K }>, options: SchemeOptions) => SchemeVerifier,
 ): ReceiverParts {
   return {
-    scheme: (config, options) => {
-      if (config.kind !== kind) {
-        throw new WebhookError(
-          'invalid_config',
-          `The contract is signed with "${config.kind}" but the receiver was built for "${kind}"`,
-        );
-      }
-      return make(config as Extract<SignatureConfig, { readonly kind: K }>, options);
-    },
+    scheme: make as SchemeFactory,
     envelope: envelopeReader,
   };
 }
@@ -95,31 +92,16 @@ export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>
 export function presetParts(preset: ProviderPreset): ReceiverParts {
   return {
     scheme: (_config, options) => preset.scheme(options),
-    provider: (name) => {
-      if (name !== preset.name) {
-        throw new WebhookError(
-          'invalid_config',
-          `The contract's preset is "${name}" but the receiver was built with "${preset.name}"`,
-        );
-      }
-      return preset;
-    },
+    provider: () => preset,
   };
 }
 
-/** The provider of a preset contract; `invalid_config` when `parts` lack what the contract needs. */
+/** The provider of a preset contract (its parts carry it: `presetParts`, or every preset's). */
 export function providerOf(
   contract: Contract<EventMapBase>,
   parts: ReceiverParts,
 ): ProviderDescriptor | undefined {
-  if (contract.signature.kind !== 'preset') return undefined;
-  if (parts.provider === undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      `The "${contract.signature.preset}" preset needs presetParts(...) (or the runtime's createReceiver)`,
-    );
-  }
-  return parts.provider(contract.signature.preset);
+  return contract.signature.kind === 'preset' ? parts.provider!(contract.signature.preset) : undefined;
 }
 
 /** What a receiver or parser is given to verify with (`ReceiverOptions`, `ParserOptions`). */
@@ -172,10 +154,7 @@ export function bodyParser(
   if (provider !== undefined) return (bytes, headers) => provider.parseBody(bytes, headers);
   const formats = contract.bodies;
   if (formats === undefined) return parseJson;
-  const decode = parts.decodeBody;
-  if (decode === undefined) {
-    throw new WebhookError('invalid_config', `"${contract.name}" declares bodies: its parts need decodeBody`);
-  }
+  const decode = parts.decodeBody!;
   return (bytes, headers) => decode(formats, bytes, headers);
 }
 

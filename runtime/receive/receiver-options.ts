@@ -84,12 +84,6 @@ export function handshakesOf(
 ): ContractHandshakes | undefined {
   const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
   const declared = contract.handshakes ?? [];
-  if (provider === undefined && declared.length > 0 && parts.handshakes === undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      `"${contract.name}" declares handshakes: its parts need contractHandshakes`,
-    );
-  }
   // One shape for both: `before` answers unsigned handshakes, `after` signed ones (after verify).
   const preflight = provider?.preflight;
   return provider !== undefined
@@ -97,8 +91,8 @@ export function handshakesOf(
         ...(preflight === undefined ? {} : { before: async (r) => preflight(r, presetOptions) }),
         after: (r, body) => provider.handshake(r.headers, body, presetOptions),
       }
-    : declared.length > 0 && parts.handshakes !== undefined
-      ? parts.handshakes(declared, keyList(o.secret as Secret | readonly Secret[] | undefined), {
+    : declared.length > 0
+      ? parts.handshakes!(declared, keyList(o.secret as Secret | readonly Secret[] | undefined), {
           verificationEvent,
           verifyToken: o.verifyToken,
         })
