@@ -135,12 +135,6 @@ describe('createDispatcher', () => {
       );
     }
   });
-
-  it('refuses an envelope-type selector over an envelope without a type field', () => {
-    expect(() =>
-      createDispatcher({ ...(batch as Contract), envelope: { kind: 'envelope', absent: ['type'] } }, all),
-    ).toThrow(/type field/);
-  });
 });
 
 describe('unknown events are never a silent 200', () => {

@@ -60,12 +60,6 @@ export function createDispatcher<M extends EventMapBase>(
   const names = reader?.names;
   const dataPointer = names === undefined ? '' : `/${escapePointer(names.data)}`;
   const unsignedId = unsignedIdHeader(contract.signature);
-  if (selector.kind === 'envelope-type' && names?.absent.has('type')) {
-    throw new WebhookError(
-      'invalid_config',
-      'The envelope-type selector needs an envelope type field (it is listed as absent)',
-    );
-  }
   const byHeader: HeaderSelect | undefined =
     selector.kind === 'header' ? parts.headerSelector!(contract) : undefined;
 

@@ -4,7 +4,13 @@
  * preset) carry no envelope code; the scheme parts include it, `presetParts` does not.
  */
 import type { EnvelopeConfig } from '../contract.js';
-import { type Envelope, type EnvelopeFieldNames, envelopeFields, readEnvelope } from '../envelope.js';
+import {
+  checkedEnvelopeFields,
+  type Envelope,
+  type EnvelopeFieldNames,
+  envelopeFields,
+  readEnvelope,
+} from '../envelope.js';
 
 export interface EnvelopeReader {
   /** The field names the contract uses. */
@@ -13,7 +19,20 @@ export interface EnvelopeReader {
   readonly read: (body: Record<string, unknown>) => Envelope;
 }
 
+const readerOf = (names: EnvelopeFieldNames): EnvelopeReader => ({
+  names,
+  read: (body) => readEnvelope(names, body),
+});
+
+/** `invalid_config` for an envelope config that makes no sense (the runtime's `createReceiver`). */
 export function envelopeReader(config: EnvelopeConfig): EnvelopeReader {
-  const names = envelopeFields(config);
-  return { names, read: (body) => readEnvelope(names, body) };
+  return readerOf(envelopeFields(config));
+}
+
+/**
+ * The reader of an envelope config that is not checked again: the scheme parts', for generated
+ * contracts (the generator checked theirs).
+ */
+export function checkedEnvelopeReader(config: EnvelopeConfig): EnvelopeReader {
+  return readerOf(checkedEnvelopeFields(config as Extract<EnvelopeConfig, { kind: 'envelope' }>));
 }

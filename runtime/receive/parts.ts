@@ -31,7 +31,7 @@ import type {
 import { missingVerificationKey } from '../signing/verification-key.js';
 import type { CompletionMode } from './completion.js';
 import type { contractHandshakes } from './contract-handshakes.js';
-import { envelopeReader } from './envelope-reader.js';
+import { checkedEnvelopeReader, type envelopeReader } from './envelope-reader.js';
 import type { headerSelector } from './select-header.js';
 import type { schemaSelector } from './select-schema.js';
 import type { AckFast, NodeHandler } from './types.js';
@@ -84,7 +84,7 @@ export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>
 ): ReceiverParts {
   return {
     scheme: make as SchemeFactory,
-    envelope: envelopeReader,
+    envelope: checkedEnvelopeReader,
   };
 }
 

@@ -2,18 +2,20 @@
  * `createReceiver` and `createParser` of the Node entry: the receive pipeline with every part on
  * node:crypto (synchronous verification: the fast path `bench/verify.bench.ts` measures), failed
  * completions retried in the background.
- * Generated receivers pass their contract's parts alone (`parts-node.ts`).
+ * Generated receivers pass their contract's parts alone (`parts-node.ts`); a contract given here is
+ * checked first (`check-contract.ts`: a generated one was, in the generator).
  */
 import { nodeHandler } from '../adapters/node-http.js';
 import type { Contract, EventMapBase } from '../contract.js';
 import { getDescriptor } from '../presets/catalog.js';
 import { createSignatureScheme } from '../signing/resolve.js';
 import { ackFastQueue } from './ack-fast-mode.js';
+import { checkContract } from './check-contract.js';
 import { backgroundCompletions } from './completion-background.js';
 import { contractHandshakes } from './contract-handshakes.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
-import { envelopeReader } from './envelope-reader.js';
+import { checkedEnvelopeReader } from './envelope-reader.js';
 import type { ReceiverParts } from './parts.js';
 import { headerSelector } from './select-header.js';
 import { schemaSelector } from './select-schema.js';
@@ -24,7 +26,7 @@ const allParts: ReceiverParts = {
   scheme: createSignatureScheme,
   provider: getDescriptor,
   decodeBody,
-  envelope: envelopeReader,
+  envelope: checkedEnvelopeReader,
   headerSelector,
   schemaSelector,
   handshakes: contractHandshakes,
@@ -37,6 +39,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
 ): Receiver<M, HandlerTx<Tx, T>> {
+  checkContract(contract);
   return createReceiverWith(contract, options, allParts);
 }
 
@@ -44,5 +47,6 @@ export function createParser<M extends EventMapBase>(
   contract: Contract<M>,
   options: ParserOptions,
 ): Parser<M> {
+  checkContract(contract);
   return createParserWith(contract, options, allParts);
 }
