@@ -8,14 +8,13 @@
  */
 import type { Contract, EventMapBase } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { getHeader } from '../headers.js';
 import { escapePointer } from '../json-pointer.js';
-import { unsignedIdHeader } from '../signing/hmac-scheme-core.js';
 import type { HeadersInput, VerifiedDelivery } from '../signing/scheme.js';
 import { getPath, isRecord } from './body-path.js';
 import type { envelopeReader } from './envelope-reader.js';
 import type { HeaderSelect, headerSelector } from './select-header.js';
 import type { SchemaCandidate, schemaSelector } from './select-schema.js';
+import type { unsignedIdCheck } from './unsigned-id.js';
 
 export interface Extracted {
   /** Stable delivery/event id, when the transport or the envelope carries one. */
@@ -43,11 +42,13 @@ export interface DispatchParts {
   readonly envelope?: typeof envelopeReader;
   readonly headerSelector?: typeof headerSelector;
   readonly schemaSelector?: typeof schemaSelector;
+  readonly unsignedId?: typeof unsignedIdCheck;
 }
 
 /**
  * `parts.envelope` is required by an enveloped contract, `parts.headerSelector` by a `header`
- * selector, `parts.schemaSelector` by a contract that chooses by schema. Not checked: the runtime's
+ * selector, `parts.schemaSelector` by a contract that chooses by schema, `parts.unsignedId` by an
+ * `hmac` contract with an id header outside its signed content. Not checked: the runtime's
  * `createReceiver` passes every part, and a generated receiver the ones its contract needs (the
  * generator's `receiverParts`, tested against the rules here).
  */
@@ -59,7 +60,7 @@ export function createDispatcher<M extends EventMapBase>(
   const reader = envelope.kind === 'envelope' ? parts.envelope!(envelope) : undefined;
   const names = reader?.names;
   const dataPointer = names === undefined ? '' : `/${escapePointer(names.data)}`;
-  const unsignedId = unsignedIdHeader(contract.signature);
+  const checkId = parts.unsignedId?.(contract, names?.id);
   const byHeader: HeaderSelect | undefined =
     selector.kind === 'header' ? parts.headerSelector!(contract) : undefined;
 
@@ -106,16 +107,7 @@ export function createDispatcher<M extends EventMapBase>(
     // `webhook-id`, what senders keep stable across retries), else the envelope id in the signed body.
     // An id header the signature leaves out may only repeat the envelope id: a captured delivery must
     // not replay under fresh ids.
-    if (unsignedId !== undefined && envelopeId !== undefined) {
-      const claimed = getHeader(headers, unsignedId);
-      if (claimed !== undefined && claimed !== envelopeId) {
-        throw new WebhookError(
-          'invalid_signature',
-          `${unsignedId} is not signed and disagrees with the envelope id`,
-          { details: { header: unsignedId.toLowerCase(), pointer: `/${escapePointer(names?.id ?? 'id')}` } },
-        );
-      }
-    }
+    if (checkId !== undefined && envelopeId !== undefined) checkId(headers, envelopeId);
     const id = verified.id ?? envelopeId;
 
     let type: string;

@@ -11,6 +11,7 @@ import type { SignatureScheme } from '../signing/scheme.js';
 import { standardWebhooks } from '../signing/standard-webhooks.js';
 import { backgroundCompletions } from './completion-background.js';
 import { type ReceiverParts, schemeParts, presetParts as webPresetParts } from './parts.js';
+import { unsignedIdCheck } from './unsigned-id.js';
 
 /** What every Node part adds: `receiver.node()` and completions retried in the background. */
 const node = { node: nodeHandler, completions: backgroundCompletions };
@@ -22,7 +23,10 @@ export const standardWebhooksParts: ReceiverParts = {
 };
 
 /** `kind: hmac` contracts. */
-export const hmacParts: ReceiverParts = { ...schemeParts<'hmac'>(hmacScheme), ...node };
+export const hmacParts: ReceiverParts = schemeParts<'hmac'>(hmacScheme, {
+  unsignedId: unsignedIdCheck,
+  ...node,
+});
 
 // The twin of resolve.ts's `noSignature` (that file binds every preset).
 const unsigned: SignatureScheme = { name: 'none', sign: () => ({}), verify: () => ({}) };

@@ -8,6 +8,7 @@ import { hmacVerifierWeb } from '../signing/hmac-scheme-web.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { standardWebhooksVerifierWeb } from '../signing/standard-webhooks-web.js';
 import { type ReceiverParts, schemeParts } from './parts.js';
+import { unsignedIdCheck } from './unsigned-id.js';
 
 /** Standard Webhooks contracts (the default signature). */
 export const standardWebhooksParts: ReceiverParts = /* @__PURE__ */ schemeParts<'standard-webhooks'>(
@@ -15,7 +16,9 @@ export const standardWebhooksParts: ReceiverParts = /* @__PURE__ */ schemeParts<
 );
 
 /** `kind: hmac` contracts. */
-export const hmacParts: ReceiverParts = /* @__PURE__ */ schemeParts<'hmac'>(hmacVerifierWeb);
+export const hmacParts: ReceiverParts = /* @__PURE__ */ schemeParts<'hmac'>(hmacVerifierWeb, {
+  unsignedId: unsignedIdCheck,
+});
 
 const unsigned: SignatureScheme = { name: 'none', sign: async () => ({}), verify: async () => ({}) };
 

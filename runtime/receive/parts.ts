@@ -35,6 +35,7 @@ import { checkedEnvelopeReader, type envelopeReader } from './envelope-reader.js
 import type { headerSelector } from './select-header.js';
 import type { schemaSelector } from './select-schema.js';
 import type { AckFast, NodeHandler } from './types.js';
+import type { unsignedIdCheck } from './unsigned-id.js';
 
 /**
  * What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one
@@ -61,6 +62,8 @@ export interface ReceiverParts {
    * type value.
    */
   readonly schemaSelector?: typeof schemaSelector;
+  /** The check of an `hmac` id header outside the signed content (the hmac parts carry it). */
+  readonly unsignedId?: typeof unsignedIdCheck;
   /** The answers to the handshakes a contract declares (`x-gen-webhooks.handshakes`). */
   readonly handshakes?: typeof contractHandshakes;
   /** `receiver.node()`: the node:http adapter (the Node entry's parts; a Web bundle has none). */
@@ -77,14 +80,16 @@ export interface ReceiverParts {
 
 /**
  * The parts of contracts signed with one scheme kind `K` (a generated receiver passes the parts of
- * its contract's kind; the runtime's `createReceiver` resolves any kind).
+ * its contract's kind; the runtime's `createReceiver` resolves any kind), plus `more` of that kind's.
  */
 export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>>(
   make: (config: Extract<SignatureConfig, { readonly kind: K }>, options: SchemeOptions) => SchemeVerifier,
+  more?: Partial<ReceiverParts>,
 ): ReceiverParts {
   return {
     scheme: make as SchemeFactory,
     envelope: checkedEnvelopeReader,
+    ...more,
   };
 }
 

@@ -20,6 +20,7 @@ import type { ReceiverParts } from './parts.js';
 import { headerSelector } from './select-header.js';
 import { schemaSelector } from './select-schema.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
+import { unsignedIdCheck } from './unsigned-id.js';
 import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
 
 const allParts: ReceiverParts = {
@@ -29,6 +30,7 @@ const allParts: ReceiverParts = {
   envelope: checkedEnvelopeReader,
   headerSelector,
   schemaSelector,
+  unsignedId: unsignedIdCheck,
   handshakes: contractHandshakes,
   ackFast: /* @__PURE__ */ ackFastQueue(),
   node: nodeHandler,
