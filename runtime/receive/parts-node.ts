@@ -9,6 +9,7 @@ import { type AsymmetricOptions, asymmetricScheme } from '../signing/asymmetric-
 import { hmacScheme } from '../signing/hmac-scheme.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { standardWebhooks } from '../signing/standard-webhooks.js';
+import { missingVerificationKey } from '../signing/verification-key.js';
 import { backgroundCompletions } from './completion-background.js';
 import { type ReceiverParts, schemeParts, presetParts as webPresetParts } from './parts.js';
 import { unsignedIdCheck } from './unsigned-id.js';
@@ -35,10 +36,10 @@ const unsigned: SignatureScheme = { name: 'none', sign: () => ({}), verify: () =
 export const unsignedParts: ReceiverParts = { ...schemeParts<'none'>(() => unsigned), ...node };
 
 /** `kind: asymmetric` contracts (key pairs on Web Crypto, the same on every runtime). */
-export const asymmetricParts: ReceiverParts = {
-  ...schemeParts<'asymmetric'>((c, o) => asymmetricScheme(c, o as AsymmetricOptions)),
-  ...node,
-};
+export const asymmetricParts: ReceiverParts = schemeParts<'asymmetric'>(
+  (c, o) => asymmetricScheme(c, o as AsymmetricOptions),
+  { missingKey: missingVerificationKey, ...node },
+);
 
 /** The parts of one provider preset (its scheme and its rules; nothing of the other presets). */
 export function presetParts(preset: ProviderPreset): ReceiverParts {

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { adopted, delivery, petstore, SECRET } from '../../test/receiver/fixtures.js';
+import type { Contract } from '../contract.js';
+import { WebhookError } from '../errors.js';
 import { githubPreset as githubNode } from '../presets/bound-node.js';
 import { githubPreset as githubWeb } from '../presets/bound-web.js';
 import { memoryStore } from '../stores/memory.js';
 import { createReceiverWith } from './create-receiver.js';
-import { standardWebhooksParts as nodeParts } from './parts-node.js';
-import { standardWebhooksParts as webParts } from './parts-web.js';
+import { asymmetricParts as nodeAsymmetric, standardWebhooksParts as nodeParts } from './parts-node.js';
+import { asymmetricParts as webAsymmetric, standardWebhooksParts as webParts } from './parts-web.js';
 import { createParserWith } from './verify-and-parse.js';
 
 describe('receiver parts', () => {
@@ -33,6 +35,31 @@ describe('receiver parts', () => {
       expect((await parser.verifyAndParse(d)).data).toEqual(adopted());
     },
   );
+
+  it.each([
+    ['Web Crypto', webParts, webAsymmetric],
+    ['node:crypto', nodeParts, nodeAsymmetric],
+  ])('refuses to build without the key the contract is verified with (%s)', (_, shared, pairs) => {
+    const code = (build: () => unknown) => {
+      try {
+        build();
+      } catch (error) {
+        return error instanceof WebhookError ? `${error.code}: ${error.message}` : String(error);
+      }
+      return 'built';
+    };
+    expect(code(() => createReceiverWith(petstore, { dedupe: false } as never, shared))).toBe(
+      'invalid_config: createReceiver needs the signing `secret` of "petstore"',
+    );
+    expect(code(() => createParserWith(petstore, {}, shared))).toMatch(/^invalid_config: createParser needs/);
+    const keys: Contract = {
+      ...(petstore as Contract),
+      signature: { kind: 'asymmetric', header: 'X-Signature', algorithm: 'ed25519', encoding: 'base64' },
+    };
+    expect(code(() => createReceiverWith(keys, { secret: SECRET, dedupe: false } as never, pairs))).toMatch(
+      /^invalid_config: createReceiver needs the `publicKey` of "petstore" \(its deliveries are signed with ed25519/,
+    );
+  });
 
   it('binds each preset to its entry crypto: the same descriptor, schemes that agree', async () => {
     const { scheme: _w, ...web } = githubWeb;

@@ -28,7 +28,7 @@ import type {
   SchemeVerifier,
   Secret,
 } from '../signing/scheme.js';
-import { missingVerificationKey } from '../signing/verification-key.js';
+import { missingSecret, type missingVerificationKey } from '../signing/verification-key.js';
 import type { CompletionMode } from './completion.js';
 import type { contractHandshakes } from './contract-handshakes.js';
 import { checkedEnvelopeReader, type envelopeReader } from './envelope-reader.js';
@@ -62,6 +62,11 @@ export interface ReceiverParts {
    * type value.
    */
   readonly schemaSelector?: typeof schemaSelector;
+  /**
+   * The check that the options hold the key a contract is verified with: without it the shared
+   * `secret`'s (`missingSecret`); the asymmetric parts' also asks a key-pair contract for `publicKey`.
+   */
+  readonly missingKey?: typeof missingVerificationKey;
   /** The check of an `hmac` id header outside the signed content (the hmac parts carry it). */
   readonly unsignedId?: typeof unsignedIdCheck;
   /** The answers to the handshakes a contract declares (`x-gen-webhooks.handshakes`). */
@@ -130,7 +135,7 @@ export function verifierFor(
   who: string,
   now: () => number,
 ): { readonly scheme: SchemeVerifier; readonly presetOptions: PresetSchemeOptions } {
-  const missing = missingVerificationKey(contract.signature, o, who, contract.name);
+  const missing = (parts.missingKey ?? missingSecret)(contract.signature, o, who, contract.name);
   if (missing) throw missing;
   const presetOptions: PresetSchemeOptions = {
     ...(o.preset ?? {}),

@@ -9,6 +9,7 @@ import { nodeHandler } from '../adapters/node-http.js';
 import type { Contract, EventMapBase } from '../contract.js';
 import { getDescriptor } from '../presets/catalog.js';
 import { createSignatureScheme } from '../signing/resolve.js';
+import { missingVerificationKey } from '../signing/verification-key.js';
 import { ackFastQueue } from './ack-fast-mode.js';
 import { checkContract } from './check-contract.js';
 import { backgroundCompletions } from './completion-background.js';
@@ -30,6 +31,7 @@ const allParts: ReceiverParts = {
   envelope: checkedEnvelopeReader,
   headerSelector,
   schemaSelector,
+  missingKey: missingVerificationKey,
   unsignedId: unsignedIdCheck,
   handshakes: contractHandshakes,
   ackFast: /* @__PURE__ */ ackFastQueue(),

@@ -7,6 +7,7 @@
 import type { Contract, EventMapBase } from '../contract.js';
 import { getDescriptor } from '../presets/catalog.js';
 import { createSignatureSchemeWeb } from '../signing/resolve-web.js';
+import { missingVerificationKey } from '../signing/verification-key.js';
 import { ackFastQueue } from './ack-fast-mode.js';
 import { checkContract } from './check-contract.js';
 import { contractHandshakes } from './contract-handshakes.js';
@@ -27,6 +28,7 @@ const allParts: ReceiverParts = {
   envelope: checkedEnvelopeReader,
   headerSelector,
   schemaSelector,
+  missingKey: missingVerificationKey,
   unsignedId: unsignedIdCheck,
   handshakes: contractHandshakes,
   ackFast: /* @__PURE__ */ ackFastQueue(),
