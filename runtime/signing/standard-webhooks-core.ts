@@ -290,10 +290,10 @@ export function delivered(id: string | undefined, timestamp: number | undefined)
 
 // DER headers of PKCS#8 / SPKI Ed25519 keys; the 32 raw key bytes follow them. Both node:crypto and
 // Web Crypto import raw seeds through PKCS#8.
-export const ED25519_PKCS8_PREFIX: Uint8Array = Uint8Array.from([
+export const ED25519_PKCS8_PREFIX: Uint8Array = /* @__PURE__ */ Uint8Array.from([
   0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
 ]);
-export const ED25519_SPKI_PREFIX: Uint8Array = Uint8Array.from([
+export const ED25519_SPKI_PREFIX: Uint8Array = /* @__PURE__ */ Uint8Array.from([
   0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
 ]);
 
