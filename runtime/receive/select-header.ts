@@ -5,7 +5,7 @@
  */
 import type { Contract, EventMapBase } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { getHeader } from '../headers.js';
+import { readHeader } from '../headers.js';
 import type { HeadersInput } from '../signing/scheme.js';
 import { getPath } from './body-path.js';
 
@@ -30,11 +30,12 @@ export function headerSelector<M extends EventMapBase>(contract: Contract<M>): H
     else slot.byBody.set(match.body, name);
     byHeader.set(headerValue, slot);
   }
+  const name = selector.header.toLowerCase();
   return (headers, data) => {
-    const headerValue = getHeader(headers, selector.header);
+    const headerValue = readHeader(headers, name);
     if (headerValue === undefined) {
       throw new WebhookError('missing_header', `Missing ${selector.header} header (the event type)`, {
-        details: { header: selector.header.toLowerCase() },
+        details: { header: name },
       });
     }
     const bodyValue = selector.bodyField === undefined ? undefined : getPath(data, selector.bodyField);

@@ -6,7 +6,7 @@
  */
 import type { Contract, EventMapBase } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { getHeader } from '../headers.js';
+import { readHeader } from '../headers.js';
 import { escapePointer } from '../json-pointer.js';
 import { unsignedIdHeader } from '../signing/hmac-scheme-core.js';
 import type { HeadersInput } from '../signing/scheme.js';
@@ -21,14 +21,15 @@ export function unsignedIdCheck(
 ): UnsignedIdCheck | undefined {
   const header = unsignedIdHeader(contract.signature);
   if (header === undefined) return undefined;
+  const name = header.toLowerCase();
   return (headers, envelopeId) => {
-    const claimed = getHeader(headers, header);
+    const claimed = readHeader(headers, name);
     if (claimed !== undefined && claimed !== envelopeId) {
       throw new WebhookError(
         'invalid_signature',
         `${header} is not signed and disagrees with the envelope id`,
         {
-          details: { header: header.toLowerCase(), pointer: `/${escapePointer(idField ?? 'id')}` },
+          details: { header: name, pointer: `/${escapePointer(idField ?? 'id')}` },
         },
       );
     }
