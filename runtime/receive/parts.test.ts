@@ -61,6 +61,15 @@ describe('receiver parts', () => {
     );
   });
 
+  it.each([
+    ['Web Crypto', webParts],
+    ['node:crypto', nodeParts],
+  ])("answers the sender's webhook.verification event (%s)", async (_, parts) => {
+    const receiver = createReceiverWith(petstore, { secret: SECRET, store: memoryStore() }, parts);
+    const answer = await receiver.handle(delivery('webhook.verification', { challenge: 'c-123' }));
+    expect(answer).toMatchObject({ status: 200, body: '{"challenge":"c-123"}' });
+  });
+
   it('binds each preset to its entry crypto: the same descriptor, schemes that agree', async () => {
     const { scheme: _w, ...web } = githubWeb;
     const { scheme: _n, ...node } = githubNode;

@@ -36,6 +36,7 @@ import type { headerSelector } from './select-header.js';
 import type { schemaSelector } from './select-schema.js';
 import type { AckFast, NodeHandler } from './types.js';
 import type { unsignedIdCheck } from './unsigned-id.js';
+import { verificationAnswer } from './verification-event.js';
 
 /**
  * What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one
@@ -67,6 +68,8 @@ export interface ReceiverParts {
    * `secret`'s (`missingSecret`); the asymmetric parts' also asks a key-pair contract for `publicKey`.
    */
   readonly missingKey?: typeof missingVerificationKey;
+  /** The answer to the sender's `webhook.verification` event: every contract's but a preset's. */
+  readonly verification?: typeof verificationAnswer;
   /** The check of an `hmac` id header outside the signed content (the hmac parts carry it). */
   readonly unsignedId?: typeof unsignedIdCheck;
   /** The answers to the handshakes a contract declares (`x-gen-webhooks.handshakes`). */
@@ -94,6 +97,7 @@ export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>
   return {
     scheme: make as SchemeFactory,
     envelope: checkedEnvelopeReader,
+    verification: verificationAnswer,
     ...more,
   };
 }

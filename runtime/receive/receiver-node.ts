@@ -22,6 +22,7 @@ import { headerSelector } from './select-header.js';
 import { schemaSelector } from './select-schema.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
 import { unsignedIdCheck } from './unsigned-id.js';
+import { verificationAnswer } from './verification-event.js';
 import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
 
 const allParts: ReceiverParts = {
@@ -31,6 +32,7 @@ const allParts: ReceiverParts = {
   envelope: checkedEnvelopeReader,
   headerSelector,
   schemaSelector,
+  verification: verificationAnswer,
   missingKey: missingVerificationKey,
   unsignedId: unsignedIdCheck,
   handshakes: contractHandshakes,

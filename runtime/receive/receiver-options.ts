@@ -14,7 +14,6 @@ import type { AnyHandler } from './handler-event.js';
 import type { ReceiverParts } from './parts.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.js';
 import type { CommonReceiverOptions } from './types.js';
-import { verificationAnswer } from './verification-event.js';
 
 /**
  * Loose view of the options: the common ones as declared, the dedupe and handler unions flattened
@@ -97,6 +96,6 @@ export function handshakesOf(
           verifyToken: o.verifyToken,
         })
       : verificationEvent
-        ? { after: (_r, body) => verificationAnswer(body) }
+        ? { after: (_r, body) => parts.verification!(body) }
         : undefined;
 }
