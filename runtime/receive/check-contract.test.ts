@@ -3,8 +3,12 @@
  * `createReceiver`/`createParser` refuse a hand-written contract's (`invalid_config`), the generator
  * refuses a document's (`GeneratorError`), since a generated Web receiver checks nothing again.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkDelivery } from '../../generator/parse/check-delivery.js';
+import { loadContract } from '../../generator/parse/index.js';
 import { petstore, SECRET } from '../../test/receiver/fixtures.js';
 import type { Contract, EnvelopeConfig, SelectorConfig, SignatureConfig } from '../contract.js';
 import { WebhookError } from '../errors.js';
@@ -147,5 +151,40 @@ describe('a delivery config that makes no sense', () => {
         expected: 'a header name such as X-Signature',
       }),
     );
+  });
+
+  it('a header selector with an event that has no header value: refused by both', async () => {
+    const headerSelected: Contract = {
+      ...(petstore as Contract),
+      envelope: { kind: 'bare' },
+      selector: { kind: 'header', header: 'X-Event' },
+      events: { 'pet.adopted': { schema: petstore.events['pet.adopted'].schema } },
+    };
+    for (const [who, build] of builders) {
+      expect(() => build(headerSelected), who).toThrow(
+        expect.objectContaining({ code: 'invalid_config', message: expect.stringMatching(/match\.header/) }),
+      );
+    }
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-check-'));
+    try {
+      const file = path.join(dir, 'header.openapi.yaml');
+      const spec = readFileSync(
+        path.join(import.meta.dirname, '../../schemas/petstore.openapi.yaml'),
+        'utf8',
+      );
+      writeFileSync(
+        file,
+        spec.replace(
+          / {2}selector:\n {4}kind: body\n {4}field: event\n/,
+          '  selector:\n    kind: header\n    header: X-Event\n',
+        ),
+      );
+      await expect(loadContract(file)).rejects.toMatchObject({
+        name: 'GeneratorError',
+        message: expect.stringMatching(/has no header value for the "X-Event" selector/),
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
