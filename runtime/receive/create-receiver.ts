@@ -156,13 +156,9 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     report: (error) => report(error, { outcome: 'failed' }),
     hooks,
     tracing,
+    autoStart: autoWorker,
+    acknowledgement: provider?.acknowledgement,
   });
-  if (ackFast !== undefined && queued === undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      'ack-fast needs a durable queue: a SQLite/PostgreSQL store or `queue`',
-    );
-  }
 
   return receiverObject(
     listeners,
@@ -178,7 +174,6 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
         handlerFor,
         reportUnknown,
         queued,
-        autoWorker,
         run,
         fail,
         maxBodyBytes,
