@@ -11,9 +11,8 @@
  * hand-written contract goes through the entries' `createReceiver`, which has them all.
  */
 import type { ReceiverLike } from '../adapters/types.js';
-import { toText } from '../bytes.js';
+import { parseJson } from '../bytes.js';
 import type { BodyFormats, Contract, EventMapBase, SignatureConfig } from '../contract.js';
-import { WebhookError } from '../errors.js';
 import type {
   PresetName,
   PresetOptions,
@@ -149,14 +148,6 @@ export function verifierFor(
     now,
   };
   return { scheme: o.scheme ?? parts.scheme(contract.signature, presetOptions), presetOptions };
-}
-
-function parseJson(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(toText(bytes));
-  } catch (cause) {
-    throw new WebhookError('invalid_body', 'The body is not valid JSON', { cause });
-  }
 }
 
 /** The verified raw body → the value dispatched: the provider's parser, the contract's bodies, or JSON. */
