@@ -10,7 +10,7 @@ import type { Contract, EventMapBase } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { escapePointer } from '../json-pointer.js';
 import type { HeadersInput, VerifiedDelivery } from '../signing/scheme.js';
-import { getPath, isRecord } from './body-path.js';
+import { getPath } from './body-path.js';
 import type { envelopeReader } from './envelope-reader.js';
 import type { HeaderSelect, headerSelector } from './select-header.js';
 import type { SchemaCandidate, schemaSelector } from './select-schema.js';
@@ -89,12 +89,6 @@ export function createDispatcher<M extends EventMapBase>(
     let envelopeType: string | undefined;
     let timestamp: Date | undefined;
     if (reader !== undefined) {
-      // parseEnvelope also accepts JSON text; a body that is a JSON string must not be parsed twice.
-      if (!isRecord(body)) {
-        throw new WebhookError('invalid_envelope', 'The body must be a JSON object (an event envelope)', {
-          details: { pointer: '' },
-        });
-      }
       const parsed = reader.read(body);
       data = parsed.data;
       envelopeId = parsed.id;
