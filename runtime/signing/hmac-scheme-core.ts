@@ -118,11 +118,8 @@ export function compileCheckedHmac(config: HmacConfig): CompiledHmac {
     prefix: config.prefix ?? '',
     template: { before: signedContent.slice(0, at), after: signedContent.slice(at + '{body}'.length) },
     usesId: signedContent.includes('{id}'),
-    labels: {
-      header: config.header,
-      ...(config.timestampHeader === undefined ? {} : { timestampHeader: config.timestampHeader }),
-      ...(config.idHeader === undefined ? {} : { idHeader: config.idHeader }),
-    },
+    // The header names as configured: the config's own.
+    labels: config,
   };
 }
 
