@@ -54,3 +54,13 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object (already parsed?)' : typeof value;
 }
+
+/** The body as JSON; `invalid_body` when it is not (the receivers' and the presets' one parser). */
+export function parseJson(body: RawBody): unknown {
+  const text = toText(body);
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new WebhookError('invalid_body', 'The body is not valid JSON', { cause });
+  }
+}

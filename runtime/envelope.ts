@@ -5,7 +5,8 @@
  * (`optional`), and may write the timestamp as Unix seconds or milliseconds (`timestampFormat`).
  * No `node:*` imports.
  *
- * Exports: `Envelope`, `envelopeFields(config)`, `buildEnvelope(config, input)` (the JSON body object),
+ * Exports: `Envelope`, `envelopeFields(config)` (checked; `checkedEnvelopeFields` for a config already
+ * checked), `buildEnvelope(config, input)` (the JSON body object),
  * `parseEnvelope(config, json)` (checks the shape; `invalid_envelope` with a JSON pointer),
  * `readEnvelope(names, object)` (the same for a parsed object, names computed once: receivers).
  * The sender signs with `id = envelope.id`, so the `webhook-id` header equals the envelope id.
@@ -58,29 +59,40 @@ const RFC3339 =
 const META: readonly EnvelopeMetaField[] = ['id', 'type', 'timestamp'];
 const FORMATS: readonly EnvelopeTimestampFormat[] = ['iso', 'unix', 'unix-ms'];
 
-function metaSet(list: unknown, what: string): ReadonlySet<EnvelopeMetaField> {
-  if (list === undefined) return new Set();
-  if (!Array.isArray(list) || list.some((f) => !META.includes(f))) {
+function metaSet(list: unknown, what: string): void {
+  if (list !== undefined && (!Array.isArray(list) || list.some((f) => !META.includes(f)))) {
     throw new WebhookError('invalid_config', `Envelope ${what} must list some of id, type, timestamp`);
   }
-  return new Set(list as EnvelopeMetaField[]);
 }
 
-function fieldNames(config: Extract<EnvelopeConfig, { kind: 'envelope' }>): EnvelopeFieldNames {
+/**
+ * The field names in use (the defaults filled in) of an envelope config that was checked: by
+ * `envelopeFields`, or by the generator for a generated contract (its Web receiver carries no checks).
+ */
+export function checkedEnvelopeFields(
+  config: Extract<EnvelopeConfig, { kind: 'envelope' }>,
+): EnvelopeFieldNames {
   const f = config.fields ?? {};
-  const absent = metaSet(config.absent, 'absent');
-  const optional = metaSet(config.optional, 'optional');
-  const timestampFormat = config.timestampFormat ?? 'iso';
-  if (!FORMATS.includes(timestampFormat)) {
-    throw new WebhookError('invalid_config', 'Envelope timestampFormat must be iso, unix or unix-ms');
-  }
-  const names = {
+  return {
     id: f.id ?? 'id',
     type: f.type ?? 'type',
     timestamp: f.timestamp ?? 'timestamp',
     data: f.data ?? 'data',
     apiVersion: f.apiVersion ?? (config.apiVersion === undefined ? undefined : 'apiVersion'),
+    timestampFormat: config.timestampFormat ?? 'iso',
+    absent: new Set(config.absent),
+    optional: new Set(config.optional),
   };
+}
+
+function fieldNames(config: Extract<EnvelopeConfig, { kind: 'envelope' }>): EnvelopeFieldNames {
+  metaSet(config.absent, 'absent');
+  metaSet(config.optional, 'optional');
+  if (!FORMATS.includes(config.timestampFormat ?? 'iso')) {
+    throw new WebhookError('invalid_config', 'Envelope timestampFormat must be iso, unix or unix-ms');
+  }
+  const names = checkedEnvelopeFields(config);
+  const { absent } = names;
   const all = [
     absent.has('id') ? undefined : names.id,
     absent.has('type') ? undefined : names.type,
@@ -91,7 +103,7 @@ function fieldNames(config: Extract<EnvelopeConfig, { kind: 'envelope' }>): Enve
   if (all.some((name) => typeof name !== 'string' || name === '') || new Set(all).size !== all.length) {
     throw new WebhookError('invalid_config', 'Envelope field names must be distinct, non-empty strings');
   }
-  return { ...names, timestampFormat, absent, optional };
+  return names;
 }
 
 /** Field names in use; `invalid_config` for a `bare` contract (its body is the payload). */

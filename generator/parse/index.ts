@@ -15,12 +15,13 @@ import type { ContractModel, EventModel, InputFormat } from '../model.js';
 import { mergeDirection, splitDirections } from './asyncapi-direction.js';
 import { parseAsyncApi2 } from './asyncapi2.js';
 import { parseAsyncApi3 } from './asyncapi3.js';
+import { checkDelivery } from './check-delivery.js';
 import { warnClosedAllOf } from './closed-allof.js';
 import type { EventDraft, ParseContext } from './context.js';
 import { contractName } from './contract-name.js';
 import { deriveDelivery } from './derive-envelope.js';
 import { expandDiscriminatedBases } from './discriminator-union.js';
-import { DEFAULT_SIGNATURE, readRootExtension } from './extension.js';
+import { DEFAULT_SIGNATURE, EXTENSION_KEY, readRootExtension } from './extension.js';
 import { GITHUB_ENVELOPE, GITHUB_SELECTOR, GITHUB_SIGNATURE, isGitHubDocument } from './github.js';
 import { SchemaNormalizer } from './normalize-schema.js';
 import { parseOpenApi } from './openapi.js';
@@ -211,6 +212,16 @@ async function loadOne(
         ...(declaredSelector ? { selector: declaredSelector } : {}),
       });
   const { envelope, selector } = derived;
+  checkDelivery(
+    { signature, envelope, selector },
+    {
+      file,
+      ...(override === undefined && extension.signature !== undefined
+        ? { signature: `/${EXTENSION_KEY}/signature` }
+        : {}),
+      ...(extension.envelope !== undefined ? { envelope: `/${EXTENSION_KEY}/envelope` } : {}),
+    },
+  );
   const matches = new Map([...derived.matches, ...(vendor.matches ?? [])]);
   const events = finalizeEvents(ctx, drafts, { envelope, selector, matches });
   const received = directed.received && receivedMessages(ctx, directed.received);

@@ -3,7 +3,10 @@
  * from the runtime's `PresetCrypto` (`crypto.ts`); presets never import the signing barrel or
  * `resolve.ts` (which imports the presets). No `node:*` imports.
  */
-import { toBytes, toText } from '../bytes.js';
+import { parseJson, toBytes, toText } from '../bytes.js';
+
+export { parseJson };
+
 import { WebhookError } from '../errors.js';
 import { textSecretBytes } from '../signing/hmac-scheme-core.js';
 import type { HeadersInput, RawBody, SchemeOptions, SignatureScheme } from '../signing/scheme.js';
@@ -79,15 +82,6 @@ export function invalidSignature(name: string, status?: number): WebhookError {
     details: { header: name.toLowerCase() },
     ...withStatus(status),
   });
-}
-
-export function parseJson(body: RawBody): unknown {
-  const text = toText(body);
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new WebhookError('invalid_body', 'The body is not valid JSON', { cause });
-  }
 }
 
 /** Form fields (`application/x-www-form-urlencoded`); a repeated name becomes an array, in body order. */

@@ -1,10 +1,12 @@
 /**
  * `ackFastQueue(options)`: the ack-fast mode as a value handed to the receiver (`ackFast:`), so the
  * queue, the worker loop and the queued-event runner are in a bundle only when a receiver uses them.
- * The receiver calls `build` once with what the run path needs and gets back `enqueue` (answer the
- * delivery once queued durably) and the worker.
+ * The receiver calls `build` once with what the run path needs and gets back `accept` (queue a
+ * delivery durably and answer it) and the worker.
  */
+import { WebhookError } from '../errors.js';
 import type { ReceiveTracing } from '../otel/types.js';
+import type { HandshakeResponse } from '../presets/types.js';
 import type { EventQueue, IdempotencyStore } from '../stores/types.js';
 import { type QueuedPayload, queueProcessor } from './ack-fast.js';
 import type { Extracted } from './dispatch.js';
@@ -12,6 +14,7 @@ import type { AnyHandler } from './handler-event.js';
 import { headerRecord } from './handler-event.js';
 import type { ReceiverHooks } from './hooks.js';
 import type { Check } from './policy.js';
+import { statusResult } from './respond.js';
 import { type Ids, type Run, storeFailure } from './run-context.js';
 import { queueWithDeadline } from './store-deadline.js';
 import type { AckFast, ReceiveResult, WorkerOptions } from './types.js';
@@ -36,17 +39,24 @@ export interface AckFastDeps {
   readonly report: (error: ReturnType<typeof storeFailure>) => void;
   readonly hooks: ReceiverHooks | undefined;
   readonly tracing: ReceiveTracing | undefined;
+  /** Start the worker on the first queued event (a preset's defaulted ack-fast). */
+  readonly autoStart: boolean;
+  /** The provider's answer to an accepted delivery, when it is not any 2xx (Discord: an empty 204). */
+  readonly acknowledgement: HandshakeResponse | undefined;
 }
 
 export interface AckFastRun {
-  /** Queues a verified, validated delivery durably (rejects with `store_error`). */
-  readonly enqueue: (x: Extracted, id: string, headers: unknown) => Promise<void>;
+  /**
+   * Queues a verified, validated delivery durably, wakes the worker and answers (rejects with
+   * `store_error`).
+   */
+  readonly accept: (x: Extracted, id: string, headers: unknown, ids: Partial<Ids>) => Promise<ReceiveResult>;
   readonly worker: QueueWorker;
 }
 
 export interface AckFastMode extends AckFast {
-  /** Undefined when no durable queue is at hand (`invalid_config` for an explicit ack-fast). */
-  readonly build: (deps: AckFastDeps) => AckFastRun | undefined;
+  /** `invalid_config` when no durable queue is at hand. */
+  readonly build: (deps: AckFastDeps) => AckFastRun;
 }
 
 /** Queue each verified event durably, answer at once, and process it in a worker. */
@@ -56,11 +66,16 @@ export function ackFastQueue(options: AckFastOptions = {}): AckFast {
     mode: 'ack-fast',
     build: (deps) => {
       const raw = options.queue ?? deps.store?.queue;
-      if (raw === undefined) return undefined;
-      const { now, leaseMs } = deps;
+      if (raw === undefined) {
+        throw new WebhookError(
+          'invalid_config',
+          'ack-fast needs a durable queue: a SQLite/PostgreSQL store or `queue`',
+        );
+      }
+      const { now, leaseMs, acknowledgement } = deps;
       const queue = queueWithDeadline(raw, deps.storeTimeoutMs, now);
-      return {
-        enqueue: async (x, id, headers) => {
+      const run: AckFastRun = {
+        accept: async (x, id, headers, ids) => {
           const payload: QueuedPayload = {
             v: 1,
             event: x.event ?? null,
@@ -74,6 +89,18 @@ export function ackFastQueue(options: AckFastOptions = {}): AckFast {
           await queue.enqueue(deps.keyOf(id), JSON.stringify(payload), { now: now() }).catch((error) => {
             throw storeFailure(error);
           });
+          if (deps.autoStart) run.worker.start();
+          run.worker.wake();
+          // The provider may expect a specific answer to a queued event (Discord: an empty 204).
+          return acknowledgement === undefined
+            ? statusResult(200, 'queued', 'queued', ids)
+            : {
+                status: acknowledgement.status,
+                headers: { ...acknowledgement.headers },
+                body: acknowledgement.body,
+                outcome: 'queued',
+                ...ids,
+              };
         },
         worker: new QueueWorker({
           queue,
@@ -84,6 +111,7 @@ export function ackFastQueue(options: AckFastOptions = {}): AckFast {
           options: worker,
         }),
       };
+      return run;
     },
   };
   return mode;

@@ -329,29 +329,6 @@ describe('createReceiver: pipeline', () => {
     expect(handler).toHaveBeenCalledTimes(2);
   });
 
-  it('stop() makes one last attempt at a done record still retried in the background', async () => {
-    const store = memoryStore();
-    let failing = true;
-    const flaky = {
-      ...store,
-      complete: (key: string, options: { ttlMs: number; now: number }) =>
-        failing ? Promise.reject(new Error('down')) : store.complete(key, options),
-    };
-    const handler = vi.fn();
-    const receiver = createReceiver(petstore, {
-      secret: SECRET,
-      store: flaky,
-      handlers: { 'pet.adopted': handler },
-    });
-    const d = delivery('pet.adopted', adopted());
-    expect(await receiver.handle(d)).toMatchObject({ status: 200, outcome: 'processed' });
-    expect(await receiver.handle(d)).toMatchObject({ status: 409, outcome: 'in_progress' });
-    failing = false;
-    await receiver.stop();
-    expect(await receiver.handle(d)).toMatchObject({ status: 200, outcome: 'duplicate' });
-    expect(handler).toHaveBeenCalledTimes(1);
-  });
-
   it('rejects store options that make no sense, and answers a failing store 503 with Retry-After', async () => {
     expect(() => setup({ storeTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'invalid_config' }));
     const store = memoryStore();

@@ -13,7 +13,7 @@ import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS } from '../stores/types.js';
 import type { AckFastMode } from './ack-fast-mode.js';
-import { Completions } from './completion.js';
+import { inlineCompletions } from './completion.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
 import type { AnyHandler } from './handler-event.js';
 import { Listeners } from './listeners.js';
@@ -118,11 +118,13 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   // Every store call the run paths make has a deadline (a partitioned store answers 503, not never).
   const bounded =
     store === undefined ? undefined : storeWithDeadline(store, answersInProcess(store) ? 0 : storeTimeoutMs);
-  const completions = new Completions({
+  // How a done record that failed to write is retried: the parts' choice (Node: in the background).
+  const completions = (parts.completions ?? inlineCompletions)({
     store: bounded,
     now,
     leaseMs,
     ttlMs,
+    storeTimeoutMs,
     report,
   });
   const ctx: RunContext = {
@@ -154,13 +156,9 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     report: (error) => report(error, { outcome: 'failed' }),
     hooks,
     tracing,
+    autoStart: autoWorker,
+    acknowledgement: provider?.acknowledgement,
   });
-  if (ackFast !== undefined && queued === undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      'ack-fast needs a durable queue: a SQLite/PostgreSQL store or `queue`',
-    );
-  }
 
   return receiverObject(
     listeners,
@@ -176,7 +174,6 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
         handlerFor,
         reportUnknown,
         queued,
-        autoWorker,
         run,
         fail,
         maxBodyBytes,

@@ -1,6 +1,8 @@
 /** Event selection (#17): body discriminators with the key as fallback, schema selection, unknown events. */
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { receiverParts } from '../../generator/emit/receiver-file.js';
+import type { ContractModel } from '../../generator/model.js';
 import type { Contract } from '../contract.js';
 import { standardWebhookHeaders } from '../signing/standard-webhooks.js';
 import { memoryStore } from '../stores/memory.js';
@@ -80,40 +82,58 @@ describe('createDispatcher', () => {
     expect(single('not a number', {}, {}).event).toBe('only');
   });
 
-  it('an enveloped contract without the envelope part is invalid_config', () => {
-    expect(() => createDispatcher(batch, {})).toThrow(/envelopeReader/);
-    expect(() => createDispatcher({ ...(batch as Contract), envelope: { kind: 'bare' } }, {})).not.toThrow();
-  });
-
-  it('a contract that selects by header or by schema without that part is invalid_config', () => {
+  it("needs the parts the generator's receiverParts hands over, and no other", () => {
     const bare = { ...(batch as Contract), envelope: { kind: 'bare' } } as const;
-    const header = { kind: 'header', header: 'X-Event' } as const;
-    const byHeader: Contract = {
-      ...bare,
-      selector: header,
-      events: { a: { schema: z.unknown(), match: { header: 'a' } } },
-    };
-    expect(() => createDispatcher(byHeader, {})).toThrow(/selects by header: its parts need headerSelector/);
-    expect(createDispatcher(byHeader, { headerSelector })({}, { 'x-event': 'a' }, {}).event).toBe('a');
-    const needSchema = /chooses events by schema: its parts need schemaSelector/;
-    expect(() => createDispatcher({ ...bare, selector: { kind: 'schema' } }, {})).toThrow(needSchema);
-    const fallback = { kind: 'body', field: 'type', fallback: 'schema' } as const;
-    expect(() => createDispatcher({ ...bare, selector: fallback }, {})).toThrow(needSchema);
-    // Two events sharing a type value are told apart by their schemas.
-    const shared: Contract = {
-      ...bare,
-      selector: { kind: 'body', field: 'type' },
-      events: { a: { schema: z.unknown() }, b: { schema: z.unknown(), match: { body: 'a' } } },
-    };
-    expect(() => createDispatcher(shared, {})).toThrow(needSchema);
-    expect(() => createDispatcher(shared, { schemaSelector })).not.toThrow();
-    expect(() => createDispatcher({ ...bare, selector: { kind: 'body', field: 'type' } }, {})).not.toThrow();
-  });
-
-  it('refuses an envelope-type selector over an envelope without a type field', () => {
-    expect(() =>
-      createDispatcher({ ...(batch as Contract), envelope: { kind: 'envelope', absent: ['type'] } }, all),
-    ).toThrow(/type field/);
+    const shapes = { a: { schema: z.object({ a: z.string() }) }, b: { schema: z.object({ b: z.number() }) } };
+    const cases: [Contract, unknown, Record<string, string>][] = [
+      [batch, { type: 'batch_failed', data: {} }, {}],
+      [{ ...bare, selector: { kind: 'body', field: 'type' } }, { type: 'batch_failed' }, {}],
+      [
+        {
+          ...bare,
+          selector: { kind: 'header', header: 'X-Event' },
+          events: { a: { schema: z.unknown(), match: { header: 'a' } } },
+        },
+        {},
+        { 'x-event': 'a' },
+      ],
+      [{ ...bare, selector: { kind: 'schema' }, events: shapes }, { a: 'x' }, {}],
+      [
+        { ...bare, selector: { kind: 'body', field: 'type', fallback: 'schema' }, events: shapes },
+        { b: 1 },
+        {},
+      ],
+      // Two events sharing a type value are told apart by their schemas.
+      [
+        {
+          ...bare,
+          selector: { kind: 'body', field: 'type' },
+          events: {
+            a: { schema: z.object({ a: z.string() }) },
+            b: { schema: z.object({ b: z.number() }), match: { body: 'a' } },
+          },
+        },
+        { type: 'a', a: 'x' },
+        {},
+      ],
+    ];
+    for (const [index, [contract, body, headers]] of cases.entries()) {
+      const model = {
+        ...contract,
+        events: Object.entries(contract.events).map(([name, event]) => ({ name, match: event.match })),
+      } as unknown as ContractModel;
+      const names = receiverParts(model).imports;
+      // A scheme's parts always carry the envelope reader.
+      const parts = {
+        envelope: envelopeReader,
+        ...(names.includes('headerSelector') ? { headerSelector } : {}),
+        ...(names.includes('schemaSelector') ? { schemaSelector } : {}),
+      };
+      expect(createDispatcher(contract, parts)(body, headers, {}).event, `case ${index}`).toBeDefined();
+      expect(createDispatcher(contract, all)(body, headers, {})).toEqual(
+        createDispatcher(contract, parts)(body, headers, {}),
+      );
+    }
   });
 });
 

@@ -8,14 +8,13 @@
  */
 import type { Contract, EventMapBase } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import { getHeader } from '../headers.js';
 import { escapePointer } from '../json-pointer.js';
-import { unsignedIdHeader } from '../signing/hmac-scheme-core.js';
 import type { HeadersInput, VerifiedDelivery } from '../signing/scheme.js';
-import { getPath, isRecord } from './body-path.js';
+import { getPath } from './body-path.js';
 import type { envelopeReader } from './envelope-reader.js';
 import type { HeaderSelect, headerSelector } from './select-header.js';
 import type { SchemaCandidate, schemaSelector } from './select-schema.js';
+import type { unsignedIdCheck } from './unsigned-id.js';
 
 export interface Extracted {
   /** Stable delivery/event id, when the transport or the envelope carries one. */
@@ -43,40 +42,27 @@ export interface DispatchParts {
   readonly envelope?: typeof envelopeReader;
   readonly headerSelector?: typeof headerSelector;
   readonly schemaSelector?: typeof schemaSelector;
-}
-
-function needs(contract: Contract<EventMapBase>, what: string, part: string): WebhookError {
-  return new WebhookError('invalid_config', `"${contract.name}" ${what}: its parts need ${part}`);
+  readonly unsignedId?: typeof unsignedIdCheck;
 }
 
 /**
  * `parts.envelope` is required by an enveloped contract, `parts.headerSelector` by a `header`
- * selector, `parts.schemaSelector` by a contract that chooses by schema (`invalid_config` without).
+ * selector, `parts.schemaSelector` by a contract that chooses by schema, `parts.unsignedId` by an
+ * `hmac` contract with an id header outside its signed content. Not checked: the runtime's
+ * `createReceiver` passes every part, and a generated receiver the ones its contract needs (the
+ * generator's `receiverParts`, tested against the rules here).
  */
 export function createDispatcher<M extends EventMapBase>(
   contract: Contract<M>,
   parts: DispatchParts,
 ): Dispatcher {
   const { envelope, selector } = contract;
-  const readEnvelope = parts.envelope;
-  if (envelope.kind === 'envelope' && readEnvelope === undefined) {
-    throw needs(contract, 'has an envelope', 'envelopeReader');
-  }
-  const reader = envelope.kind === 'envelope' ? readEnvelope?.(envelope) : undefined;
+  const reader = envelope.kind === 'envelope' ? parts.envelope!(envelope) : undefined;
   const names = reader?.names;
   const dataPointer = names === undefined ? '' : `/${escapePointer(names.data)}`;
-  const unsignedId = unsignedIdHeader(contract.signature);
-  if (selector.kind === 'envelope-type' && names?.absent.has('type')) {
-    throw new WebhookError(
-      'invalid_config',
-      'The envelope-type selector needs an envelope type field (it is listed as absent)',
-    );
-  }
-  let byHeader: HeaderSelect | undefined;
-  if (selector.kind === 'header') {
-    if (parts.headerSelector === undefined) throw needs(contract, 'selects by header', 'headerSelector');
-    byHeader = parts.headerSelector(contract);
-  }
+  const checkId = parts.unsignedId?.(contract, names?.id);
+  const byHeader: HeaderSelect | undefined =
+    selector.kind === 'header' ? parts.headerSelector!(contract) : undefined;
 
   // Selector value → event names. Several events may share a type value (Slack's `emoji_changed`
   // with a `subtype`): their schemas decide.
@@ -94,16 +80,8 @@ export function createDispatcher<M extends EventMapBase>(
   }
   // The key fallback: only names no event claims as a match value.
   for (const candidate of schemas) if (!byValue.has(candidate.name)) byValue.set(candidate.name, [candidate]);
-  const bySchema = parts.schemaSelector;
-  if (
-    bySchema === undefined &&
-    (selector.kind === 'schema' ||
-      (selector.kind === 'body' && selector.fallback === 'schema') ||
-      [...byValue.values()].some((list) => list.length > 1))
-  ) {
-    throw needs(contract, 'chooses events by schema', 'schemaSelector');
-  }
-  const choose = bySchema as typeof schemaSelector;
+  // Called only for a contract that chooses by schema.
+  const choose = parts.schemaSelector!;
 
   return (body, headers, verified) => {
     let data: unknown = body;
@@ -111,12 +89,6 @@ export function createDispatcher<M extends EventMapBase>(
     let envelopeType: string | undefined;
     let timestamp: Date | undefined;
     if (reader !== undefined) {
-      // parseEnvelope also accepts JSON text; a body that is a JSON string must not be parsed twice.
-      if (!isRecord(body)) {
-        throw new WebhookError('invalid_envelope', 'The body must be a JSON object (an event envelope)', {
-          details: { pointer: '' },
-        });
-      }
       const parsed = reader.read(body);
       data = parsed.data;
       envelopeId = parsed.id;
@@ -129,16 +101,7 @@ export function createDispatcher<M extends EventMapBase>(
     // `webhook-id`, what senders keep stable across retries), else the envelope id in the signed body.
     // An id header the signature leaves out may only repeat the envelope id: a captured delivery must
     // not replay under fresh ids.
-    if (unsignedId !== undefined && envelopeId !== undefined) {
-      const claimed = getHeader(headers, unsignedId);
-      if (claimed !== undefined && claimed !== envelopeId) {
-        throw new WebhookError(
-          'invalid_signature',
-          `${unsignedId} is not signed and disagrees with the envelope id`,
-          { details: { header: unsignedId.toLowerCase(), pointer: `/${escapePointer(names?.id ?? 'id')}` } },
-        );
-      }
-    }
+    if (checkId !== undefined && envelopeId !== undefined) checkId(headers, envelopeId);
     const id = verified.id ?? envelopeId;
 
     let type: string;

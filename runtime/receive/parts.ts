@@ -6,11 +6,13 @@
  * `standardWebhooksParts`, `hmacParts`, `unsignedParts` or `presetParts(<name>Preset)`, plus
  * `contractHandshakes` for declared handshakes, `ackFastQueue()` for a preset that defaults to
  * ack-fast, `headerSelector` for a `header` selector and `schemaSelector` for a choice by schema. The Node entry's parts add `node` (`receiver.node()`); the Web entry's never do.
+ * `createReceiverWith` does not check that the parts fit the contract (a receiver bundle should not
+ * carry that code): the generator chooses them (`receiverParts`, tested against these rules), and a
+ * hand-written contract goes through the entries' `createReceiver`, which has them all.
  */
 import type { ReceiverLike } from '../adapters/types.js';
-import { toText } from '../bytes.js';
+import { parseJson } from '../bytes.js';
 import type { BodyFormats, Contract, EventMapBase, SignatureConfig } from '../contract.js';
-import { WebhookError } from '../errors.js';
 import type {
   PresetName,
   PresetOptions,
@@ -25,12 +27,15 @@ import type {
   SchemeVerifier,
   Secret,
 } from '../signing/scheme.js';
-import { missingVerificationKey } from '../signing/verification-key.js';
+import { missingSecret, type missingVerificationKey } from '../signing/verification-key.js';
+import type { CompletionMode } from './completion.js';
 import type { contractHandshakes } from './contract-handshakes.js';
-import { envelopeReader } from './envelope-reader.js';
+import { checkedEnvelopeReader, type envelopeReader } from './envelope-reader.js';
 import type { headerSelector } from './select-header.js';
 import type { schemaSelector } from './select-schema.js';
 import type { AckFast, NodeHandler } from './types.js';
+import type { unsignedIdCheck } from './unsigned-id.js';
+import { verificationAnswer } from './verification-event.js';
 
 /**
  * What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one
@@ -57,30 +62,42 @@ export interface ReceiverParts {
    * type value.
    */
   readonly schemaSelector?: typeof schemaSelector;
+  /**
+   * The check that the options hold the key a contract is verified with: without it the shared
+   * `secret`'s (`missingSecret`); the asymmetric parts' also asks a key-pair contract for `publicKey`.
+   */
+  readonly missingKey?: typeof missingVerificationKey;
+  /** The answer to the sender's `webhook.verification` event: every contract's but a preset's. */
+  readonly verification?: typeof verificationAnswer;
+  /** The check of an `hmac` id header outside the signed content (the hmac parts carry it). */
+  readonly unsignedId?: typeof unsignedIdCheck;
   /** The answers to the handshakes a contract declares (`x-gen-webhooks.handshakes`). */
   readonly handshakes?: typeof contractHandshakes;
   /** `receiver.node()`: the node:http adapter (the Node entry's parts; a Web bundle has none). */
   readonly node?: (receiver: ReceiverLike) => NodeHandler;
   /** The ack-fast mode of a preset that defaults to it (Slack, Discord, …), used when the store queues durably. */
   readonly ackFast?: AckFast;
+  /**
+   * How a done record that failed to write is retried: `backgroundCompletions` in the Node parts;
+   * without it (the Web parts) `inlineCompletions`, a few retries before answering (edge runtimes do
+   * not reliably run the timers of an answered request).
+   */
+  readonly completions?: CompletionMode;
 }
 
-/** The parts of contracts signed with one scheme kind (`invalid_config` for a contract of another). */
+/**
+ * The parts of contracts signed with one scheme kind `K` (a generated receiver passes the parts of
+ * its contract's kind; the runtime's `createReceiver` resolves any kind), plus `more` of that kind's.
+ */
 export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>>(
-  kind: K,
   make: (config: Extract<SignatureConfig, { readonly kind: K }>, options: SchemeOptions) => SchemeVerifier,
+  more?: Partial<ReceiverParts>,
 ): ReceiverParts {
   return {
-    scheme: (config, options) => {
-      if (config.kind !== kind) {
-        throw new WebhookError(
-          'invalid_config',
-          `The contract is signed with "${config.kind}" but the receiver was built for "${kind}"`,
-        );
-      }
-      return make(config as Extract<SignatureConfig, { readonly kind: K }>, options);
-    },
-    envelope: envelopeReader,
+    scheme: make as SchemeFactory,
+    envelope: checkedEnvelopeReader,
+    verification: verificationAnswer,
+    ...more,
   };
 }
 
@@ -88,31 +105,16 @@ export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>
 export function presetParts(preset: ProviderPreset): ReceiverParts {
   return {
     scheme: (_config, options) => preset.scheme(options),
-    provider: (name) => {
-      if (name !== preset.name) {
-        throw new WebhookError(
-          'invalid_config',
-          `The contract's preset is "${name}" but the receiver was built with "${preset.name}"`,
-        );
-      }
-      return preset;
-    },
+    provider: () => preset,
   };
 }
 
-/** The provider of a preset contract; `invalid_config` when `parts` lack what the contract needs. */
+/** The provider of a preset contract (its parts carry it: `presetParts`, or every preset's). */
 export function providerOf(
   contract: Contract<EventMapBase>,
   parts: ReceiverParts,
 ): ProviderDescriptor | undefined {
-  if (contract.signature.kind !== 'preset') return undefined;
-  if (parts.provider === undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      `The "${contract.signature.preset}" preset needs presetParts(...) (or the runtime's createReceiver)`,
-    );
-  }
-  return parts.provider(contract.signature.preset);
+  return contract.signature.kind === 'preset' ? parts.provider!(contract.signature.preset) : undefined;
 }
 
 /** What a receiver or parser is given to verify with (`ReceiverOptions`, `ParserOptions`). */
@@ -136,7 +138,7 @@ export function verifierFor(
   who: string,
   now: () => number,
 ): { readonly scheme: SchemeVerifier; readonly presetOptions: PresetSchemeOptions } {
-  const missing = missingVerificationKey(contract.signature, o, who, contract.name);
+  const missing = (parts.missingKey ?? missingSecret)(contract.signature, o, who, contract.name);
   if (missing) throw missing;
   const presetOptions: PresetSchemeOptions = {
     ...(o.preset ?? {}),
@@ -148,14 +150,6 @@ export function verifierFor(
   return { scheme: o.scheme ?? parts.scheme(contract.signature, presetOptions), presetOptions };
 }
 
-function parseJson(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(toText(bytes));
-  } catch (cause) {
-    throw new WebhookError('invalid_body', 'The body is not valid JSON', { cause });
-  }
-}
-
 /** The verified raw body → the value dispatched: the provider's parser, the contract's bodies, or JSON. */
 export function bodyParser(
   contract: Contract<EventMapBase>,
@@ -165,10 +159,7 @@ export function bodyParser(
   if (provider !== undefined) return (bytes, headers) => provider.parseBody(bytes, headers);
   const formats = contract.bodies;
   if (formats === undefined) return parseJson;
-  const decode = parts.decodeBody;
-  if (decode === undefined) {
-    throw new WebhookError('invalid_config', `"${contract.name}" declares bodies: its parts need decodeBody`);
-  }
+  const decode = parts.decodeBody!;
   return (bytes, headers) => decode(formats, bytes, headers);
 }
 

@@ -42,7 +42,6 @@ export function receivePipeline(
   handlerFor: (event: string | undefined) => AnyHandler | undefined,
   reportUnknown: (x: Extracted, context: Partial<Ids>) => void,
   queued: AckFastRun | undefined,
-  autoWorker: boolean,
   run: Run,
   fail: (error: unknown, context: Partial<Ids>) => ReceiveResult,
   maxBodyBytes: number,
@@ -111,23 +110,7 @@ export function receivePipeline(
           ? { data: x.data, issues: [] }
           : inPhase(span, 'validate', () => check(event, x.data, x.dataPointer, { id, type: event }));
       const validated = isThenable(checking) ? await checking : checking;
-      if (queued !== undefined) {
-        await queued.enqueue(x, id, request.headers);
-        if (autoWorker) queued.worker.start();
-        queued.worker.wake();
-        const ack = provider?.acknowledgement;
-        if (ack !== undefined) {
-          // The provider expects a specific answer to a queued event (Discord: an empty 204).
-          return {
-            status: ack.status,
-            headers: { ...ack.headers },
-            body: ack.body,
-            outcome: 'queued',
-            ...context,
-          };
-        }
-        return statusResult(200, 'queued', 'queued', context);
-      }
+      if (queued !== undefined) return await queued.accept(x, id, request.headers, context);
       const parts = {
         id,
         type: x.event ?? x.type,

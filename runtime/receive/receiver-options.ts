@@ -14,7 +14,6 @@ import type { AnyHandler } from './handler-event.js';
 import type { ReceiverParts } from './parts.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.js';
 import type { CommonReceiverOptions } from './types.js';
-import { verificationAnswer } from './verification-event.js';
 
 /**
  * Loose view of the options: the common ones as declared, the dedupe and handler unions flattened
@@ -46,13 +45,6 @@ export function ownerTokens(): () => string {
 
 /** The `invalid_config` checks of the options alone; returns the store deadline (ms). */
 export function checkOptions(o: LooseOptions, store: IdempotencyStore<unknown> | undefined): number {
-  const legacy = o as { mode?: unknown; queue?: unknown; worker?: unknown };
-  if (legacy.mode !== undefined || legacy.queue !== undefined || legacy.worker !== undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      'mode, queue and worker are now ackFast: ackFastQueue({ queue, worker }) (or ackFast: false for inline)',
-    );
-  }
   const storeTimeoutMs = o.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   if (!(storeTimeoutMs >= 0)) {
     throw new WebhookError(
@@ -91,12 +83,6 @@ export function handshakesOf(
 ): ContractHandshakes | undefined {
   const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
   const declared = contract.handshakes ?? [];
-  if (provider === undefined && declared.length > 0 && parts.handshakes === undefined) {
-    throw new WebhookError(
-      'invalid_config',
-      `"${contract.name}" declares handshakes: its parts need contractHandshakes`,
-    );
-  }
   // One shape for both: `before` answers unsigned handshakes, `after` signed ones (after verify).
   const preflight = provider?.preflight;
   return provider !== undefined
@@ -104,12 +90,12 @@ export function handshakesOf(
         ...(preflight === undefined ? {} : { before: async (r) => preflight(r, presetOptions) }),
         after: (r, body) => provider.handshake(r.headers, body, presetOptions),
       }
-    : declared.length > 0 && parts.handshakes !== undefined
-      ? parts.handshakes(declared, keyList(o.secret as Secret | readonly Secret[] | undefined), {
+    : declared.length > 0
+      ? parts.handshakes!(declared, keyList(o.secret as Secret | readonly Secret[] | undefined), {
           verificationEvent,
           verifyToken: o.verifyToken,
         })
       : verificationEvent
-        ? { after: (_r, body) => verificationAnswer(body) }
+        ? { after: (_r, body) => parts.verification!(body) }
         : undefined;
 }

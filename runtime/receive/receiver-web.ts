@@ -1,29 +1,37 @@
 /**
  * `createReceiver` and `createParser` of the Web entry: the receive pipeline with every part on Web
  * Crypto (any contract: each scheme, every preset but Twilio, the body decoders). Same types as
- * the Node entry's. Generated receivers pass their contract's parts alone (`parts-web.ts`).
+ * the Node entry's. Generated receivers pass their contract's parts alone (`parts-web.ts`); a contract
+ * given here is checked first (`check-contract.ts`: a generated one was, in the generator).
  */
 import type { Contract, EventMapBase } from '../contract.js';
 import { getDescriptor } from '../presets/catalog.js';
 import { createSignatureSchemeWeb } from '../signing/resolve-web.js';
+import { missingVerificationKey } from '../signing/verification-key.js';
 import { ackFastQueue } from './ack-fast-mode.js';
+import { checkContract } from './check-contract.js';
 import { contractHandshakes } from './contract-handshakes.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
-import { envelopeReader } from './envelope-reader.js';
+import { checkedEnvelopeReader } from './envelope-reader.js';
 import type { ReceiverParts } from './parts.js';
 import { headerSelector } from './select-header.js';
 import { schemaSelector } from './select-schema.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
+import { unsignedIdCheck } from './unsigned-id.js';
+import { verificationAnswer } from './verification-event.js';
 import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
 
 const allParts: ReceiverParts = {
   scheme: createSignatureSchemeWeb,
   provider: getDescriptor,
   decodeBody,
-  envelope: envelopeReader,
+  envelope: checkedEnvelopeReader,
   headerSelector,
   schemaSelector,
+  verification: verificationAnswer,
+  missingKey: missingVerificationKey,
+  unsignedId: unsignedIdCheck,
   handshakes: contractHandshakes,
   ackFast: /* @__PURE__ */ ackFastQueue(),
 };
@@ -32,6 +40,7 @@ export function createReceiver<M extends EventMapBase, Tx = undefined, T extends
   contract: Contract<M>,
   options: ReceiverOptions<M, Tx, T>,
 ): Receiver<M, HandlerTx<Tx, T>> {
+  checkContract(contract);
   return createReceiverWith(contract, options, allParts);
 }
 
@@ -39,5 +48,6 @@ export function createParser<M extends EventMapBase>(
   contract: Contract<M>,
   options: ParserOptions,
 ): Parser<M> {
+  checkContract(contract);
   return createParserWith(contract, options, allParts);
 }

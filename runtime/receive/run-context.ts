@@ -1,6 +1,6 @@
 /**
  * What the three run paths (plain, transactional, ack-fast) share: the store with its deadline, the
- * clock, lease and TTL, how answers and reports are made, and the background completions.
+ * clock, lease and TTL, how answers and reports are made, and the retry of failed completions.
  */
 import { WebhookError } from '../errors.js';
 import type { Completions } from './completion.js';

@@ -1,8 +1,8 @@
 /**
  * The plain run path: claim the event id → run the handler → mark it done. The claim's lease is
  * renewed while the handler runs; a failed handler releases the claim (the sender's retry runs it
- * again); a completion that cannot be written at once is retried in the background with the claim
- * kept alive (see completion.ts). Without a store (`dedupe: false`) the handler just runs.
+ * again); a completion that cannot be written at once is retried with the claim kept alive, in the
+ * background or before answering (the receiver's `completions` part, see completion.ts). Without a store (`dedupe: false`) the handler just runs.
  */
 import { WebhookError } from '../errors.js';
 import type { Completion } from './completion.js';
@@ -83,9 +83,10 @@ export function plainRun(ctx: RunContext): Run {
       renewal?.stop();
     } catch (error) {
       // The work is done and the sender gets its 2xx; the claim stays held (so a duplicate is 409,
-      // not a second run) while the done record is written in the background.
+      // not a second run) while the done record is retried (inline retries are awaited here).
       renewal ??= keepClaim(key, owner, ids, () => completion);
       completion = ctx.completions.retry(key, ids, renewal, error);
+      await completion.settled;
     }
     return statusResult(200, 'processed', 'processed', ids);
   };

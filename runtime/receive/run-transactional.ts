@@ -12,10 +12,9 @@ import type { ReceiveResult } from './types.js';
 
 export function transactionalRun(ctx: RunContext): Run {
   const { now, leaseMs, ttlMs } = ctx;
-  const transaction = ctx.store?.transaction?.bind(ctx.store);
-  if (transaction === undefined) {
-    throw new WebhookError('invalid_config', 'transactional: true needs a store with transactions');
-  }
+  // `checkOptions` refused `transactional: true` without a store with transactions.
+  const store = ctx.store!;
+  const transaction = store.transaction!.bind(store);
   return async (event: EventParts, handler: AnyHandler, onRun?: () => void): Promise<ReceiveResult> => {
     const ids = { id: event.id, type: event.type };
     let handlerError: { cause: unknown } | undefined;

@@ -15,9 +15,9 @@ import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } f
 import { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 import { createDispatcher } from './dispatch.js';
 import { bodyParser, contentId, providerOf, type ReceiverParts, verifierFor } from './parts.js';
+import { policyCheck } from './policy.js';
 import { toWebhookError } from './respond.js';
 import type { ReceiveRequest } from './types.js';
-import { validate } from './validate.js';
 
 /** One verified event, narrowed on `type`: `if (event.type === 'pet.adopted') event.data.petId`. */
 export type ParsedEvent<M extends EventMapBase> = {
@@ -79,7 +79,11 @@ export function createParserWith<M extends EventMapBase>(
   const { scheme } = verifierFor(contract, options, parts, 'createParser', now);
   const dispatch = createDispatcher(contract, parts);
   const parseBody = bodyParser(contract, parts, provider);
-  const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
+  // The receiver's strict policy (or none): the same `invalid_payload` with its issues and pointer.
+  const check = policyCheck(
+    { validation: options.validation ?? 'strict' },
+    contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } },
+  );
 
   const parse = async (headers: HeadersInput, bytes: Uint8Array, url: string | undefined) => {
     if (bytes.byteLength > maxBodyBytes) throw bodyTooLarge(maxBodyBytes);
@@ -94,17 +98,7 @@ export function createParserWith<M extends EventMapBase>(
       });
     }
     const id = provider?.eventId(headers, body, verified) ?? x.id ?? (await contentId(bytes));
-    let data = x.data;
-    const schema = events[x.event]?.schema;
-    if (options.validation !== 'off' && schema !== undefined) {
-      const result = await validate(schema, x.data, x.dataPointer);
-      if (!result.ok) {
-        throw new WebhookError('invalid_payload', `The "${x.event}" payload does not match the contract`, {
-          details: { issues: result.issues, pointer: x.dataPointer },
-        });
-      }
-      data = result.value;
-    }
+    const { data } = await check(x.event, x.data, x.dataPointer, { id, type: x.event });
     return { id, type: x.event, timestamp: x.timestamp, data } as ParsedEvent<M>;
   };
 

@@ -4,7 +4,8 @@
  *
  * Exports:
  * - `HmacConfig` — the `hmac` member of `SignatureConfig`
- * - `compileHmacConfig(config)` → `CompiledHmac` (validates once: `invalid_config` on nonsense)
+ * - `compileHmacConfig(config)` → `CompiledHmac` (validates once: `invalid_config` on nonsense);
+ *   `checkHmacConfig(config)` and `compileCheckedHmac(config)` are its two halves
  * - `hmacSignedContent(config)` — the `signedContent` template in force (the configured one or the default)
  * - `unsignedIdHeader(config)` — the declared `idHeader` when the signature does not cover it, else `undefined`
  * - `signedParts(compiled, id, timestamp)` → `[before, after]`: the text around the body bytes
@@ -46,10 +47,9 @@ function configError(message: string): WebhookError {
   return new WebhookError('invalid_config', `hmac signature config: ${message}`);
 }
 
-function headerName(value: unknown, field: string): string {
+function headerName(value: unknown, field: string): void {
   if (typeof value !== 'string' || !HEADER_NAME.test(value))
     throw configError(`${field} must be a header name`);
-  return value.toLowerCase();
 }
 
 /**
@@ -72,20 +72,20 @@ export function unsignedIdHeader(config: SignatureConfig): string | undefined {
   return hmacSignedContent(config).includes('{id}') ? undefined : config.idHeader;
 }
 
-export function compileHmacConfig(config: HmacConfig): CompiledHmac {
-  const algorithm = config.algorithm;
-  if (!Object.hasOwn(DIGEST_BYTES, algorithm)) throw configError('algorithm must be sha256, sha1 or sha512');
+/** `invalid_config` unless `config` is a usable `hmac` signature (what `compileHmacConfig` checks). */
+export function checkHmacConfig(config: HmacConfig): void {
+  if (!Object.hasOwn(DIGEST_BYTES, config.algorithm)) {
+    throw configError('algorithm must be sha256, sha1 or sha512');
+  }
   if (config.encoding !== 'hex' && config.encoding !== 'base64')
     throw configError('encoding must be hex or base64');
-  const header = headerName(config.header, 'header');
-  const timestampHeader =
-    config.timestampHeader === undefined ? undefined : headerName(config.timestampHeader, 'timestampHeader');
-  const idHeader = config.idHeader === undefined ? undefined : headerName(config.idHeader, 'idHeader');
+  headerName(config.header, 'header');
+  if (config.timestampHeader !== undefined) headerName(config.timestampHeader, 'timestampHeader');
+  if (config.idHeader !== undefined) headerName(config.idHeader, 'idHeader');
   const prefix = config.prefix ?? '';
   if (typeof prefix !== 'string' || prefix.includes(','))
     throw configError('prefix must be text without commas');
-  const signedContent = hmacSignedContent(config);
-  const placeholders: readonly string[] = signedContent.match(/\{[^{}]*\}/g) ?? [];
+  const placeholders: readonly string[] = hmacSignedContent(config).match(/\{[^{}]*\}/g) ?? [];
   for (const placeholder of placeholders) {
     if (placeholder !== '{body}' && placeholder !== '{timestamp}' && placeholder !== '{id}') {
       throw configError(`unknown placeholder ${placeholder} in signedContent`);
@@ -93,28 +93,40 @@ export function compileHmacConfig(config: HmacConfig): CompiledHmac {
   }
   const bodyCount = placeholders.filter((p) => p === '{body}').length;
   if (bodyCount !== 1) throw configError('signedContent must contain {body} exactly once');
-  if (placeholders.includes('{timestamp}') && timestampHeader === undefined) {
+  if (placeholders.includes('{timestamp}') && config.timestampHeader === undefined) {
     throw configError('signedContent uses {timestamp} but timestampHeader is not set');
   }
-  const usesId = placeholders.includes('{id}');
-  if (usesId && idHeader === undefined) throw configError('signedContent uses {id} but idHeader is not set');
+  if (placeholders.includes('{id}') && config.idHeader === undefined) {
+    throw configError('signedContent uses {id} but idHeader is not set');
+  }
+}
+
+/**
+ * `config` compiled without checking it: for a config already checked (`checkHmacConfig`; the
+ * generator checks a generated contract's, so its Web receiver carries no checks).
+ */
+export function compileCheckedHmac(config: HmacConfig): CompiledHmac {
+  const signedContent = hmacSignedContent(config);
   const at = signedContent.indexOf('{body}');
   return {
-    algorithm,
+    algorithm: config.algorithm,
     encoding: config.encoding,
-    digestLength: DIGEST_BYTES[algorithm],
-    header,
-    timestampHeader,
-    idHeader,
-    prefix,
+    digestLength: DIGEST_BYTES[config.algorithm],
+    header: config.header.toLowerCase(),
+    timestampHeader: config.timestampHeader?.toLowerCase(),
+    idHeader: config.idHeader?.toLowerCase(),
+    prefix: config.prefix ?? '',
     template: { before: signedContent.slice(0, at), after: signedContent.slice(at + '{body}'.length) },
-    usesId,
-    labels: {
-      header: config.header,
-      ...(config.timestampHeader === undefined ? {} : { timestampHeader: config.timestampHeader }),
-      ...(config.idHeader === undefined ? {} : { idHeader: config.idHeader }),
-    },
+    usesId: signedContent.includes('{id}'),
+    // The header names as configured: the config's own.
+    labels: config,
   };
+}
+
+/** `checkHmacConfig`, then `compileCheckedHmac`. */
+export function compileHmacConfig(config: HmacConfig): CompiledHmac {
+  checkHmacConfig(config);
+  return compileCheckedHmac(config);
 }
 
 /** The headers `sign` writes, given the signature value. */

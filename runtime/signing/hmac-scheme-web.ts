@@ -1,11 +1,14 @@
 /**
  * The simple HMAC scheme (`SignatureConfig` kind `hmac`) on Web Crypto: the twin of `hmac-scheme.ts`,
- * asynchronous. Imports no `node:*` module. `hmacVerifierWeb` is its verifying half, for receivers.
+ * asynchronous. Imports no `node:*` module. `hmacVerifierWeb` is its verifying half, for generated
+ * receivers (it trusts their checked config).
  */
 import { toBytes } from '../bytes.js';
 import { checkTimestamp, checkTolerance } from '../timestamp.js';
 import { concatBytes, constantTimeEqual, utf8 } from './encoding.js';
 import {
+  type CompiledHmac,
+  compileCheckedHmac,
   compileHmacConfig,
   formatSignatures,
   type HmacConfig,
@@ -25,8 +28,7 @@ import {
 import { importHmacKey, lazy, macWith } from './web-crypto.js';
 
 /** What `verify` and `sign` share: the compiled config, the keys (imported on first use), the clock. */
-function prepare(config: HmacConfig, options: SchemeOptions) {
-  const compiled = compileHmacConfig(config);
+function prepare(compiled: CompiledHmac, options: SchemeOptions) {
   const keys = secretList(options.secret).map((secret) => {
     const bytes = textSecretBytes(secret);
     return lazy(() => importHmacKey(compiled.algorithm, bytes));
@@ -64,13 +66,16 @@ function verifierOf({ compiled, keys, tolerance, now }: Prepared): SchemeVerifie
   };
 }
 
-/** The verifying half of `hmacSchemeWeb`, for receivers (a bundle that only verifies signs nothing). */
+/**
+ * The verifying half of `hmacSchemeWeb`, for generated receivers (a bundle that only verifies signs
+ * nothing). `config` is not checked: the generator checked the contract's.
+ */
 export function hmacVerifierWeb(config: HmacConfig, options: SchemeOptions): SchemeVerifier {
-  return verifierOf(prepare(config, options));
+  return verifierOf(prepare(compileCheckedHmac(config), options));
 }
 
 export function hmacSchemeWeb(config: HmacConfig, options: SchemeOptions): SignatureScheme {
-  const prepared = prepare(config, options);
+  const prepared = prepare(compileHmacConfig(config), options);
   const { compiled, keys } = prepared;
   return {
     ...verifierOf(prepared),

@@ -6,7 +6,8 @@
  *
  * Exports:
  * - `WEBHOOK_HEADERS`, `SVIX_HEADERS`, `headerNamesFor(prefix)` — the two header families.
- * - `readHeader(headers, name)` — like `getHeader` but total: any non-string value is `malformed_header`.
+ * - `readHeader(headers, name)` (from headers.ts) — like `getHeader` but total: any non-string value is
+ *   `malformed_header`.
  * - `readStandardHeaders(headers)` — id, timestamp text and signature text from the `webhook-*` family,
  *   falling back to `svix-*` when `webhook-signature` is absent.
  * - `parseSignatureList(value, headerName)` — `v1,<b64>`/`v1a,<b64>` entries (space separated).
@@ -15,9 +16,12 @@
  * - `ED25519_PKCS8_PREFIX`, `ED25519_SPKI_PREFIX` — DER headers to import raw 32-byte Ed25519 keys.
  */
 import { WebhookError } from '../errors.js';
+import { malformedHeader, readHeader } from '../headers.js';
 import type { Tolerance } from '../timestamp.js';
 import { decodeBase64, isCanonicalBase64, utf8 } from './encoding.js';
 import type { RawBody, Secret, VerifiedDelivery } from './scheme.js';
+
+export { readHeader };
 
 export type HeaderPrefix = 'webhook' | 'svix';
 
@@ -49,42 +53,6 @@ export const MAX_SIGNATURES = 16;
 /** HMAC-SHA256 is 32 bytes (44 base64 chars), Ed25519 signatures 64 bytes (88 chars). */
 const V1_LENGTH = 44;
 const V1A_LENGTH = 88;
-
-function malformed(header: string, message: string): WebhookError {
-  return new WebhookError('malformed_header', message, { details: { header } });
-}
-
-/**
- * Reads one header from a Fetch `Headers` (or anything with `get`) or a plain record. Unlike the
- * shared `getHeader`, it never trusts the value's type: verification must fail with `WebhookError`
- * whatever a framework or an attacker put there.
- */
-export function readHeader(headers: unknown, name: string): string | undefined {
-  if (headers === null || typeof headers !== 'object') {
-    throw malformed(name, 'Request headers must be a Headers object or a record of header values');
-  }
-  const getter = (headers as { get?: unknown }).get;
-  if (typeof getter === 'function') {
-    const value: unknown = getter.call(headers, name);
-    if (value === null || value === undefined) return undefined;
-    if (typeof value !== 'string') throw malformed(name, `Header ${name} is not a string`);
-    return value;
-  }
-  const record = headers as Record<string, unknown>;
-  let value: unknown = Object.hasOwn(record, name) ? record[name] : undefined;
-  if (value === undefined) {
-    for (const key of Object.keys(record)) {
-      if (key.length === name.length && key.toLowerCase() === name) {
-        value = record[key];
-        break;
-      }
-    }
-  }
-  if (value === undefined) return undefined;
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(', ');
-  throw malformed(name, `Header ${name} is not a string`);
-}
 
 export interface StandardHeaderValues {
   readonly names: StandardHeaderNames;
@@ -165,7 +133,7 @@ export function parseSignatureList(value: string, headerName: string): Signature
     }
     start = end + 1;
   }
-  if (entries === 0) throw malformed(headerName, `${headerName} has no "<version>,<signature>" entry`);
+  if (entries === 0) throw malformedHeader(headerName, `${headerName} has no "<version>,<signature>" entry`);
   return list;
 }
 
@@ -290,10 +258,10 @@ export function delivered(id: string | undefined, timestamp: number | undefined)
 
 // DER headers of PKCS#8 / SPKI Ed25519 keys; the 32 raw key bytes follow them. Both node:crypto and
 // Web Crypto import raw seeds through PKCS#8.
-export const ED25519_PKCS8_PREFIX: Uint8Array = Uint8Array.from([
+export const ED25519_PKCS8_PREFIX: Uint8Array = /* @__PURE__ */ Uint8Array.from([
   0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
 ]);
-export const ED25519_SPKI_PREFIX: Uint8Array = Uint8Array.from([
+export const ED25519_SPKI_PREFIX: Uint8Array = /* @__PURE__ */ Uint8Array.from([
   0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
 ]);
 

@@ -173,7 +173,8 @@ function verifierWith(keys: readonly WebKey[], options: SchemeOptions): SchemeVe
  * signing code. Checks the secrets and the tolerance as `standardWebhooksWeb` does.
  */
 export function standardWebhooksVerifierWeb(options: SchemeOptions): SchemeVerifier {
-  return verifierWith(prepareKeys(options.secret), options);
+  // Decoded once here for the verifier's life: the key cache serves the per-call functions.
+  return verifierWith(secretList(options.secret).map(decodeKey), options);
 }
 
 export function standardWebhooksWeb(

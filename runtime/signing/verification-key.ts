@@ -12,27 +12,47 @@ export function keyList<T>(value: T | readonly T[] | undefined): readonly T[] {
   return Array.isArray(value) ? (value as readonly T[]) : [value as T];
 }
 
+/** What a receiver or parser was given to verify with. */
+export interface VerificationKeys {
+  readonly secret?: unknown;
+  readonly publicKey?: unknown;
+  readonly scheme?: unknown;
+}
+
 /**
- * The `invalid_config` a receiver or parser throws when built without what verifying takes: the
- * sender's `publicKey` for an asymmetric contract, else the shared `secret`. `undefined` when present.
+ * The `invalid_config` a receiver or parser throws when built without the shared `secret` a
+ * contract's deliveries are verified with (`undefined` when given, or not needed). A receiver part
+ * (`missingKey`, this one the default): key-pair contracts need `missingVerificationKey`.
  */
-export function missingVerificationKey(
+export function missingSecret(
   signature: SignatureConfig,
-  options: { readonly secret?: unknown; readonly publicKey?: unknown; readonly scheme?: unknown },
+  options: VerificationKeys,
   who: string,
   contract: string,
 ): WebhookError | undefined {
-  if (options.scheme !== undefined || signature.kind === 'none') return undefined;
-  if (signature.kind === 'asymmetric') {
-    return keyList(options.publicKey).length > 0
-      ? undefined
-      : new WebhookError(
-          'invalid_config',
-          `${who} needs the \`publicKey\` of "${contract}" (its deliveries are signed with ${signature.algorithm}: a PEM, base64 DER or JWK public key)`,
-          { details: { option: 'publicKey', algorithm: signature.algorithm } },
-        );
+  if (options.scheme !== undefined || signature.kind === 'none' || options.secret !== undefined)
+    return undefined;
+  return new WebhookError('invalid_config', `${who} needs the signing \`secret\` of "${contract}"`);
+}
+
+/**
+ * `missingSecret`, or for an asymmetric contract the sender's `publicKey` (the asymmetric parts and
+ * the runtime's createReceiver).
+ */
+export function missingVerificationKey(
+  signature: SignatureConfig,
+  options: VerificationKeys,
+  who: string,
+  contract: string,
+): WebhookError | undefined {
+  if (options.scheme !== undefined || signature.kind !== 'asymmetric') {
+    return missingSecret(signature, options, who, contract);
   }
-  return options.secret === undefined
-    ? new WebhookError('invalid_config', `${who} needs the signing \`secret\` of "${contract}"`)
-    : undefined;
+  return keyList(options.publicKey).length > 0
+    ? undefined
+    : new WebhookError(
+        'invalid_config',
+        `${who} needs the \`publicKey\` of "${contract}" (its deliveries are signed with ${signature.algorithm}: a PEM, base64 DER or JWK public key)`,
+        { details: { option: 'publicKey', algorithm: signature.algorithm } },
+      );
 }

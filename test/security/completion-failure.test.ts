@@ -4,18 +4,22 @@
  * after the lease ran the handler a second time (2 effects, on Redis and PostgreSQL alike); and on
  * Redis the 200 came only after 11.4 s of driver retries, past GitHub's and Slack's timeouts.
  *
- * Must hold, on real Redis and PostgreSQL: the 200 comes at once (a hanging completion is given up
- * at the store deadline); the claim is kept alive and the completion retried in the background, so a
- * duplicate after the lease is answered 409 in progress, never run; once the store recovers the
- * duplicate is "already processed" — one effect in all. A completion that keeps failing is
- * reported through onError as `completion_failed`, once.
+ * Must hold, on real Redis and PostgreSQL, with the Node receiver: the 200 comes at once (a hanging
+ * completion is given up at the store deadline); the claim is kept alive and the completion retried
+ * in the background, so a duplicate after the lease is answered 409 in progress, never run; once the
+ * store recovers the duplicate is "already processed" — one effect in all. A completion that keeps
+ * failing is reported through onError as `completion_failed`, once. The Web receiver (edge runtimes
+ * do not reliably run an answered request's timers) retries before answering instead: a complete
+ * that fails a few times still lands before the 200, a hanging one is given up within about two
+ * store deadlines and reported as `completion_failed`.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WebhookError } from '../../runtime/errors.js';
-import { createReceiver } from '../../runtime/receive/receiver-web.js';
+import { createReceiver } from '../../runtime/receive/receiver-node.js';
+import { createReceiver as createWebReceiver } from '../../runtime/receive/receiver-web.js';
 import { postgresStore } from '../../runtime/stores/postgres.js';
 import { redisStore } from '../../runtime/stores/redis.js';
 import type { IdempotencyStore } from '../../runtime/stores/types.js';
@@ -34,6 +38,8 @@ const LEASE_MS = 600;
 function breakable(store: IdempotencyStore<unknown>) {
   let mode: 'ok' | 'fail' | 'hang' = 'ok';
   let calls = 0;
+  // Failures left before `mode` 'fail' heals by itself (Infinity: until set('ok')).
+  let failures = Number.POSITIVE_INFINITY;
   const wrapped: IdempotencyStore<unknown> = {
     ...store,
     name: store.name,
@@ -43,15 +49,18 @@ function breakable(store: IdempotencyStore<unknown>) {
     release: (key, options) => store.release(key, options),
     complete: (key, options) => {
       calls++;
-      if (mode === 'fail') return Promise.reject(new Error('connection reset while writing done'));
+      if (mode === 'fail' && failures-- > 0) {
+        return Promise.reject(new Error('connection reset while writing done'));
+      }
       if (mode === 'hang') return new Promise<void>(() => {});
       return store.complete(key, options);
     },
   };
   return {
     store: wrapped,
-    set: (m: typeof mode) => {
+    set: (m: typeof mode, times = Number.POSITIVE_INFINITY) => {
       mode = m;
+      failures = times;
     },
     calls: () => calls,
   };
@@ -90,11 +99,11 @@ const backends: Backend[] = [
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`${backend.name}: the done record cannot be written`, () => {
-    const setup = async () => {
+    const setup = async (create: typeof createReceiver = createReceiver) => {
       const b = breakable(await backend.create());
       const effects = new Map<string, number>();
       const errors: WebhookError[] = [];
-      const receiver = createReceiver(petstore, {
+      const receiver = create(petstore, {
         secret: SECRET,
         store: b.store,
         leaseMs: LEASE_MS,
@@ -162,6 +171,34 @@ for (const backend of backends) {
       expect(reports).toHaveLength(1);
       expect(reports[0]?.status).toBe(503);
       // Still retried, still held: no second run.
+      expect(await t.send(d)).toMatchObject({ status: 409 });
+      expect([...t.effects.values()]).toEqual([1]);
+    });
+    it('Web: a complete failing twice lands before the 200, so a duplicate is at once "already processed"', async () => {
+      const t = await setup(createWebReceiver);
+      const d = delivery('pet.adopted', adopted());
+      const id = JSON.parse(d.body).id as string;
+      t.set('fail', 2);
+      expect(await t.send(d)).toEqual({ status: 200, body: { status: 'processed' } });
+      expect(t.calls()).toBe(3);
+      expect(await t.send(d)).toEqual({ status: 200, body: { status: 'already processed' } });
+      expect(t.effects.get(id)).toBe(1);
+      expect(t.errors).toEqual([]);
+    });
+
+    it('Web: a hanging complete is given up within about two store deadlines, reported once', async () => {
+      const t = await setup(createWebReceiver);
+      const d = delivery('pet.adopted', adopted());
+      t.set('hang');
+      const started = Date.now();
+      expect(await t.send(d)).toEqual({ status: 200, body: { status: 'processed' } });
+      // The first complete and one retry, each cut at the 1 s deadline (no retry starts after it).
+      expect(Date.now() - started).toBeLessThan(2600);
+      expect(t.calls()).toBe(2);
+      const reports = t.errors.filter((e) => e.code === 'completion_failed');
+      expect(reports).toHaveLength(1);
+      expect(reports[0]?.details).toEqual({ attempts: 2 });
+      // The claim is held for the rest of its lease: a duplicate meanwhile is not run.
       expect(await t.send(d)).toMatchObject({ status: 409 });
       expect([...t.effects.values()]).toEqual([1]);
     });

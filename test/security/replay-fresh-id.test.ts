@@ -17,7 +17,11 @@ import { z } from 'zod';
 import { loadContract } from '../../generator/parse/index.js';
 import type { Contract, EventMapBase, SignatureConfig } from '../../runtime/contract.js';
 import { buildEnvelope } from '../../runtime/envelope.js';
+import { createReceiverWith } from '../../runtime/receive/create-receiver.js';
 import { createReceiver } from '../../runtime/receive/index.js';
+import type { ReceiverParts } from '../../runtime/receive/parts.js';
+import { hmacParts as nodeHmacParts } from '../../runtime/receive/parts-node.js';
+import { hmacParts as webHmacParts } from '../../runtime/receive/parts-web.js';
 import { hmacScheme } from '../../runtime/signing/hmac-scheme.js';
 import type { SignatureScheme } from '../../runtime/signing/scheme.js';
 import { hmacSchemeWeb } from '../../runtime/signing/web.js';
@@ -46,18 +50,21 @@ async function shipped(file: string): Promise<Contract<EventMapBase>> {
   };
 }
 
-function counting(contract: Contract<EventMapBase>, scheme?: SignatureScheme) {
+/** The runtime's createReceiver, or a generated receiver's with these parts. */
+function counting(contract: Contract<EventMapBase>, scheme?: SignatureScheme, parts?: ReceiverParts) {
   const runs: string[] = [];
   const handlers = Object.fromEntries(
     Object.keys(contract.events).map((name) => [name, (event: { id: string }) => void runs.push(event.id)]),
   );
-  const receiver = createReceiver(contract, {
+  const options = {
     secret: SECRET,
     store: memoryStore(),
     now,
     handlers,
     ...(scheme === undefined ? {} : { scheme }),
-  } as never);
+  } as never;
+  const receiver =
+    parts === undefined ? createReceiver(contract, options) : createReceiverWith(contract, options, parts);
   return { receiver, runs };
 }
 
@@ -119,24 +126,31 @@ describe('an id header outside signedContent', () => {
     selector: { kind: 'envelope-type' },
   };
 
-  it('is never the dedupe id: the signed envelope id is, and a header that disagrees is refused', async () => {
-    const { receiver, runs } = counting(contract);
-    const scheme = hmacScheme(config, { secret: SECRET, now });
-    const body = JSON.stringify(
-      buildEnvelope(contract.envelope, { type: 'pet.adopted', data: {}, id: 'evt_1', now }),
-    );
-    const headers = await scheme.sign({ id: 'evt_1', timestamp: NOW, body });
-    expect(await scheme.verify({ headers, body })).toEqual({ timestamp: NOW });
-    expect((await receiver.handle({ headers, body })).outcome).toBe('processed');
-    const forged = await receiver.handle({ headers: withHeader(headers, 'X-Webhook-Id', 'evt_2'), body });
-    expect(forged.status).toBe(401);
-    expect(forged.error?.code).toBe('invalid_signature');
-    expect(forged.error?.details).toMatchObject({ header: 'x-webhook-id', pointer: '/id' });
-    // Without the header the envelope id still names the event: the replay is a duplicate.
-    const { 'X-Webhook-Id': _, ...anonymous } = headers;
-    expect((await receiver.handle({ headers: anonymous, body })).outcome).toBe('duplicate');
-    expect(runs).toEqual(['evt_1']);
-  });
+  it.each([
+    ["the runtime's createReceiver", undefined],
+    ["a generated receiver's Node hmacParts", nodeHmacParts],
+    ["a generated receiver's Web hmacParts", webHmacParts],
+  ])(
+    'is never the dedupe id: the signed envelope id is, and a header that disagrees is refused (%s)',
+    async (_who, parts) => {
+      const { receiver, runs } = counting(contract, undefined, parts);
+      const scheme = hmacScheme(config, { secret: SECRET, now });
+      const body = JSON.stringify(
+        buildEnvelope(contract.envelope, { type: 'pet.adopted', data: {}, id: 'evt_1', now }),
+      );
+      const headers = await scheme.sign({ id: 'evt_1', timestamp: NOW, body });
+      expect(await scheme.verify({ headers, body })).toEqual({ timestamp: NOW });
+      expect((await receiver.handle({ headers, body })).outcome).toBe('processed');
+      const forged = await receiver.handle({ headers: withHeader(headers, 'X-Webhook-Id', 'evt_2'), body });
+      expect(forged.status).toBe(401);
+      expect(forged.error?.code).toBe('invalid_signature');
+      expect(forged.error?.details).toMatchObject({ header: 'x-webhook-id', pointer: '/id' });
+      // Without the header the envelope id still names the event: the replay is a duplicate.
+      const { 'X-Webhook-Id': _, ...anonymous } = headers;
+      expect((await receiver.handle({ headers: anonymous, body })).outcome).toBe('duplicate');
+      expect(runs).toEqual(['evt_1']);
+    },
+  );
 });
 
 describe('any hmac config (property)', () => {
