@@ -94,15 +94,10 @@ export function emitContract(input: ContractModel, options: EmitOptions): Emitte
     emitSchemasFile(model, names, ctx, heavyHeader, options.runtimeImport, options.zod, checks),
     new Map(ZOD_HELPERS.filter((h) => ctx.helpers.has(h)).map((h) => [zodHelperSource(h), zodHelperJs(h)])),
   );
-  const validators = emitValidatorFiles(
-    names,
-    checks,
-    header,
-    options.runtimeImport,
-    options.zod ?? 'classic',
-    form,
+  setModule(
+    'validators',
+    emitValidatorFiles(names, checks, header, options.runtimeImport, options.zod ?? 'classic'),
   );
-  for (const [file, text] of validators) files.set(file, text);
   setModule('contract', emitContractFile(model, names, heavyHeader, options.runtimeImport));
   files.set('sender.ts', emitSenderFile(model, header, options.runtimeImport));
   files.set('receiver.ts', emitReceiverFile(model, header, options.runtimeImport));

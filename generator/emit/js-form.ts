@@ -7,7 +7,7 @@
  * level, the TypeScript helpers given with their JavaScript twins, and type arguments of calls to
  * those helpers (`withOwnKeys<{ … }>(…)`).
  */
-import { NOCHECK_LINE } from './header.js';
+import { JS_NOCHECK_LINE, NOCHECK_LINE } from './header.js';
 
 export interface JsForm {
   readonly js: string;
@@ -31,7 +31,7 @@ const EXPORT_CONST = /^((?:\/\*\*(?:[^*]|\*(?!\/))*\*\/\n)?)export const ([A-Za-
  * JavaScript (zod helpers); each must occur verbatim.
  */
 export function toJsForm(ts: string, helpers: ReadonlyMap<string, string> = new Map()): JsForm {
-  const text = ts.replace(NOCHECK_LINE, '');
+  const text = ts.replace(NOCHECK_LINE, '').replace(JS_NOCHECK_LINE, '');
   const header = text.slice(0, text.indexOf('\n') + 1);
   const declared: Declared[] = [];
   let js = text.replace(EXPORT_CONST, (_m, doc: string, name: string, type: string) => {

@@ -8,8 +8,8 @@
  * gets them as validators.ts instead, since tsc copies no .js source (see module-form.ts).
  */
 
-import type { ModuleForm } from '../module-form.js';
 import { type CheckModule, checkName } from '../schema/check.js';
+import { JS_NOCHECK_LINE } from './header.js';
 import { key, quote } from './literal.js';
 import { compareStrings, type ModuleNames } from './names.js';
 import type { ZodFlavor } from './schemas-file.js';
@@ -24,23 +24,13 @@ function fast(schema, check) {
   return Object.create(schema, { '~standard': { value: standard } });
 }`;
 
-/**
- * validators.ts is the JavaScript of validators.js, for projects that build with tsc (it compiles
- * and copies it); its export's type is declared, as validators.d.ts declares it.
- */
-const JS_NOCHECK_LINE = '// @ts-nocheck: plain JavaScript; the type of eventValidators is declared.\n';
-
-/** File name → contents: validators.js + validators.d.ts, or validators.ts (see ModuleForm). */
-export type ValidatorFiles = ReadonlyMap<string, string>;
-
 export function emitValidatorFiles(
   names: ModuleNames,
   checks: CheckModule,
   header: string,
   runtime: string,
   zod: ZodFlavor,
-  form: ModuleForm = 'js',
-): ValidatorFiles {
+): string {
   const schemas = [...new Set(names.events.map((e) => e.schema))].sort(compareStrings);
   const entries = names.events.map(
     ({ event, schema }) => `  ${key(event.name)}: fast(${schema}, ${checkName(schema)}),\n`,
@@ -57,19 +47,14 @@ export function emitValidatorFiles(
   ].join('');
   const predicates = checks.source();
   const body = `${predicates === '' ? '' : `${predicates}\n`}${entries.length > 0 ? `${FAST_SOURCE}\n\n` : ''}`;
-  const object = `{${entries.length > 0 ? `\n${entries.join('')}` : ''}};\n`;
   const typeImports = `import type { StandardSchemaV1 } from ${quote(runtime)};\nimport type { EventName, Events } from './types.js';\n`;
-  const declared = '{\n  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;\n}';
-  const doc =
-    "/**\n * The payload schema of every event (Standard Schema): the zod schemas of schemas.ts, answering a\n * payload their compiled predicate accepts without zod's copy.\n */\n";
-  if (form === 'ts') {
-    const ts = `${header}${JS_NOCHECK_LINE}${typeImports}${imports}\n${body}${doc}export const eventValidators: ${declared} = ${object}`;
-    return new Map([['validators.ts', ts]]);
-  }
-  const js = `${header}${imports}\n${body}/** The payload schema of every event, for the contract (see validators.d.ts). */\nexport const eventValidators = ${object}`;
-  const dts = `${header}${typeImports}\n${doc}export declare const eventValidators: ${declared};\n`;
-  return new Map([
-    ['validators.js', js],
-    ['validators.d.ts', dts],
-  ]);
+  // The .ts form; its JavaScript form (validators.js + validators.d.ts) is js-form.ts's.
+  return `${header}${JS_NOCHECK_LINE}${typeImports}${imports}\n${body}/**
+ * The payload schema of every event (Standard Schema): the zod schemas of schemas.ts, answering a
+ * payload their compiled predicate accepts without zod's copy.
+ */
+export const eventValidators: {
+  readonly [K in EventName]: StandardSchemaV1<unknown, Events[K]>;
+} = {${entries.length > 0 ? `\n${entries.join('')}` : ''}};
+`;
 }

@@ -74,7 +74,10 @@ function fast(schema, check) {
   return Object.create(schema, { '~standard': { value: standard } });
 }
 
-/** The payload schema of every event, for the contract (see validators.d.ts). */
+/**
+ * The payload schema of every event (Standard Schema): the zod schemas of schemas.ts, answering a
+ * payload their compiled predicate accepts without zod's copy.
+ */
 export const eventValidators = {
   'invoice.overdue': fast(InvoiceOverduePayloadSchema, is_InvoiceOverduePayloadSchema),
   'invoice.paid': fast(InvoiceSchema, is_InvoiceSchema),
