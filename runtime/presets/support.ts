@@ -3,16 +3,16 @@
  * from the runtime's `PresetCrypto` (`crypto.ts`); presets never import the signing barrel or
  * `resolve.ts` (which imports the presets). No `node:*` imports.
  */
-import { parseJson, toBytes, toText } from '../bytes.js';
-
-export { parseJson };
-
+import { toBytes, toText } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import { textSecretBytes } from '../signing/hmac-scheme-core.js';
 import type { HeadersInput, RawBody, SchemeOptions, SignatureScheme } from '../signing/scheme.js';
 import { sha256Hex } from '../signing/sha256.js';
 import { asVerificationError, readHeader, secretList } from '../signing/standard-webhooks-core.js';
 import type { HandshakeResponse } from './types.js';
+
+// The presets' body parser is the receivers' (bytes.ts); presets import it from here with the rest.
+export { parseJson } from '../bytes.js';
 
 export { sha256Hex };
 
