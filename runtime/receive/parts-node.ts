@@ -8,7 +8,7 @@ import type { ProviderPreset } from '../presets/types.js';
 import { type AsymmetricOptions, asymmetricScheme } from '../signing/asymmetric-scheme.js';
 import { hmacScheme } from '../signing/hmac-scheme.js';
 import type { SignatureScheme } from '../signing/scheme.js';
-import { standardWebhooks } from '../signing/standard-webhooks.js';
+import { standardWebhooksVerifier } from '../signing/standard-webhooks.js';
 import { missingVerificationKey } from '../signing/verification-key.js';
 import { backgroundCompletions } from './completion-background.js';
 import { type ReceiverParts, schemeParts, presetParts as webPresetParts } from './parts.js';
@@ -19,7 +19,7 @@ const node = { node: nodeHandler, completions: backgroundCompletions };
 
 /** Standard Webhooks contracts (the default signature). */
 export const standardWebhooksParts: ReceiverParts = {
-  ...schemeParts<'standard-webhooks'>((_c, o) => standardWebhooks(o)),
+  ...schemeParts<'standard-webhooks'>((_c, o) => standardWebhooksVerifier(o)),
   ...node,
 };
 

@@ -27,6 +27,7 @@ import type {
   SchemeVerifier,
   Secret,
 } from '../signing/scheme.js';
+import { refuseSigningKeys } from '../signing/standard-webhooks-core.js';
 import { missingSecret, type missingVerificationKey } from '../signing/verification-key.js';
 import type { CompletionMode } from './completion.js';
 import type { contractHandshakes } from './contract-handshakes.js';
@@ -45,6 +46,17 @@ export type SchemeFactory = (
   config: SignatureConfig,
   options: SchemeOptions & PresetOptions,
 ) => SchemeVerifier;
+
+/**
+ * Any contract's scheme for the entries' `createReceiver`/`createParser`: a Standard Webhooks one
+ * refuses a `whsk_` signing key, as the generated receivers' parts do (a receiver verifies with `whpk_`).
+ */
+export function verifyingSchemes(create: SchemeFactory): SchemeFactory {
+  return (config, options) => {
+    if (config.kind === 'standard-webhooks') refuseSigningKeys(options.secret);
+    return create(config, options);
+  };
+}
 
 export interface ReceiverParts {
   /** Builds the contract's signature scheme. */

@@ -14,7 +14,7 @@ import { contractHandshakes } from './contract-handshakes.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
 import { checkedEnvelopeReader } from './envelope-reader.js';
-import type { ReceiverParts } from './parts.js';
+import { type ReceiverParts, verifyingSchemes } from './parts.js';
 import { headerSelector } from './select-header.js';
 import { schemaSelector } from './select-schema.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
@@ -23,7 +23,7 @@ import { verificationAnswer } from './verification-event.js';
 import { createParserWith, type Parser, type ParserOptions } from './verify-and-parse.js';
 
 const allParts: ReceiverParts = {
-  scheme: createSignatureSchemeWeb,
+  scheme: verifyingSchemes(createSignatureSchemeWeb),
   provider: getDescriptor,
   decodeBody,
   envelope: checkedEnvelopeReader,

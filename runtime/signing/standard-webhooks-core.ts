@@ -11,7 +11,9 @@
  * - `readStandardHeaders(headers)` — id, timestamp text and signature text from the `webhook-*` family,
  *   falling back to `svix-*` when `webhook-signature` is absent.
  * - `parseSignatureList(value, headerName)` — `v1,<b64>`/`v1a,<b64>` entries (space separated).
- * - `decodeStandardKey(secret)` — `whsec_…`, `whsk_…`, `whpk_…`, bare base64 or raw bytes → `StandardKey`.
+ * - `decodeStandardKey(secret)` — `whsec_…`, `whsk_…`, `whpk_…`, bare base64 or raw bytes → `StandardKey`;
+ *   `decodeVerificationKey(secret)` the same for verifiers, which refuse a `whsk_` signing key, as
+ *   `refuseSigningKeys(secret)` does for the Node receivers' full scheme.
  * - `signedPrefix(id, timestamp)` — `${id}.${timestamp}.`; the body bytes follow it.
  * - `ED25519_PKCS8_PREFIX`, `ED25519_SPKI_PREFIX` — DER headers to import raw 32-byte Ed25519 keys.
  */
@@ -174,12 +176,7 @@ function invalidSecret(message: string): WebhookError {
  * Anything else (empty, not base64, wrong key length) is `invalid_secret`/`invalid_key`.
  */
 export function decodeStandardKey(secret: Secret): StandardKey {
-  if (secret instanceof Uint8Array) {
-    if (secret.length === 0) throw invalidSecret('Secret is empty');
-    return { kind: 'hmac', bytes: secret };
-  }
-  if (typeof secret !== 'string') throw invalidSecret('Secret must be a string or bytes');
-  if (secret.startsWith('whsk_')) {
+  if (typeof secret === 'string' && secret.startsWith('whsk_')) {
     const bytes = decodeBase64(secret.slice(5));
     if (bytes === undefined || (bytes.length !== 32 && bytes.length !== 64)) {
       throw new WebhookError('invalid_key', 'whsk_ key must be base64 of a 32-byte seed or 64-byte key pair');
@@ -188,6 +185,35 @@ export function decodeStandardKey(secret: Secret): StandardKey {
       ? { kind: 'ed25519-secret', seed: bytes }
       : { kind: 'ed25519-secret', seed: bytes.slice(0, 32), publicKey: bytes.slice(32) };
   }
+  return decodeVerificationKey(secret);
+}
+
+/** The refusal of a `whsk_` signing key where only verification happens (receivers, parsers). */
+function signingKeyInReceiver(): WebhookError {
+  return new WebhookError(
+    'invalid_key',
+    'A whsk_ key signs: give the receiver the whpk_ public key of the pair (whoever holds whsk_ can forge deliveries)',
+  );
+}
+
+/** Throws `invalid_key` for a `whsk_` signing key among a receiver's secrets (see `decodeVerificationKey`). */
+export function refuseSigningKeys(secret: Secret | readonly Secret[] | undefined): void {
+  for (const key of secretList(secret)) {
+    if (typeof key === 'string' && key.startsWith('whsk_')) throw signingKeyInReceiver();
+  }
+}
+
+/**
+ * `decodeStandardKey` for verification only: a `whsk_` signing key is refused, so a verifier carries
+ * no code to derive a public key from a seed (and a receiver never holds what can sign).
+ */
+export function decodeVerificationKey(secret: Secret): Exclude<StandardKey, { kind: 'ed25519-secret' }> {
+  if (secret instanceof Uint8Array) {
+    if (secret.length === 0) throw invalidSecret('Secret is empty');
+    return { kind: 'hmac', bytes: secret };
+  }
+  if (typeof secret !== 'string') throw invalidSecret('Secret must be a string or bytes');
+  if (secret.startsWith('whsk_')) throw signingKeyInReceiver();
   if (secret.startsWith('whpk_')) {
     const bytes = decodeBase64(secret.slice(5));
     if (bytes === undefined || bytes.length !== 32) {

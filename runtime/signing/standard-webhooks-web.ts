@@ -23,11 +23,13 @@ import {
   checkSignInput,
   createKeyCache,
   decodeStandardKey,
+  decodeVerificationKey,
   type HeaderPrefix,
   headerNamesFor,
   noMatch,
   parseSignatureList,
   readStandardHeaders,
+  type StandardKey,
   type StandardSignInput,
   type StandardVerifyInput,
   secretList,
@@ -52,7 +54,8 @@ type WebKey =
       readonly privateKey?: () => Promise<CryptoKey>;
     };
 
-const cachedKey = createKeyCache<WebKey>();
+// Pure: a verifier decodes its keys once and never reaches the cache, so a receiver bundle drops it.
+const cachedKey = /* @__PURE__ */ createKeyCache<WebKey>();
 
 function prepareKey(secret: Secret): WebKey {
   return cachedKey(secret, decodeKey);
@@ -60,22 +63,23 @@ function prepareKey(secret: Secret): WebKey {
 
 function decodeKey(secret: Secret): WebKey {
   const decoded = decodeStandardKey(secret);
-  let key: WebKey;
+  if (decoded.kind !== 'ed25519-secret') return verifierKey(decoded);
+  const pair = lazy(() => importEd25519(decoded.seed, decoded.publicKey));
+  return {
+    kind: 'ed25519',
+    publicKey: async () => (await pair()).publicKey,
+    privateKey: async () => (await pair()).privateKey,
+  };
+}
+
+/** A key that verifies only: HMAC (`v1`) or an Ed25519 public key (`v1a`). */
+function verifierKey(decoded: Exclude<StandardKey, { kind: 'ed25519-secret' }>): WebKey {
   if (decoded.kind === 'hmac') {
     const bytes = decoded.bytes;
-    key = { kind: 'hmac', key: lazy(() => importHmacKey('sha256', bytes)) };
-  } else if (decoded.kind === 'ed25519-public') {
-    const raw = decoded.publicKey;
-    key = { kind: 'ed25519', publicKey: lazy(() => importEd25519Public(raw)) };
-  } else {
-    const pair = lazy(() => importEd25519(decoded.seed, decoded.publicKey));
-    key = {
-      kind: 'ed25519',
-      publicKey: async () => (await pair()).publicKey,
-      privateKey: async () => (await pair()).privateKey,
-    };
+    return { kind: 'hmac', key: lazy(() => importHmacKey('sha256', bytes)) };
   }
-  return key;
+  const raw = decoded.publicKey;
+  return { kind: 'ed25519', publicKey: lazy(() => importEd25519Public(raw)) };
 }
 
 function prepareKeys(secret: Secret | readonly Secret[] | undefined): readonly WebKey[] {
@@ -170,11 +174,16 @@ function verifierWith(keys: readonly WebKey[], options: SchemeOptions): SchemeVe
 
 /**
  * The verifying half of `standardWebhooksWeb`, for receivers: a bundle that only verifies carries no
- * signing code. Checks the secrets and the tolerance as `standardWebhooksWeb` does.
+ * signing code. Checks the secrets and the tolerance as `standardWebhooksWeb` does, and refuses a
+ * `whsk_` signing key (`invalid_key`) as every receiver does: a receiver verifies with `whpk_`.
  */
 export function standardWebhooksVerifierWeb(options: SchemeOptions): SchemeVerifier {
-  // Decoded once here for the verifier's life: the key cache serves the per-call functions.
-  return verifierWith(secretList(options.secret).map(decodeKey), options);
+  // Decoded once here for the verifier's life: the key cache serves the per-call functions. A whsk_
+  // signing key is refused, so this carries no code that derives a public key from a seed.
+  return verifierWith(
+    secretList(options.secret).map((secret) => verifierKey(decodeVerificationKey(secret))),
+    options,
+  );
 }
 
 export function standardWebhooksWeb(

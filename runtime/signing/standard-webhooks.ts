@@ -7,7 +7,8 @@
  *   (`v1,<b64>` per HMAC secret, `v1a,<b64>` per `whsk_` key, space separated)
  * - `standardWebhookHeaders({ …, headerPrefix })` → `{ 'webhook-id', 'webhook-timestamp', 'webhook-signature' }`
  * - `verifyStandardWebhook({ headers, body, secret, tolerance, now })` → `{ id, timestamp }`
- * - `standardWebhooks(options)` → `SignatureScheme` (keys decoded once, at construction)
+ * - `standardWebhooks(options)` → `SignatureScheme` (keys decoded once, at construction);
+ *   `standardWebhooksVerifier(options)`, the same for receivers, refuses `whsk_` signing keys
  * - `generateStandardSecret(byteLength?)` → `whsec_<base64>`; Ed25519 pairs: `generateEd25519KeyPair` (ed25519.ts)
  */
 import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
@@ -35,6 +36,7 @@ import {
   noMatch,
   parseSignatureList,
   readStandardHeaders,
+  refuseSigningKeys,
   type StandardSignInput,
   type StandardVerifyInput,
   secretList,
@@ -170,6 +172,15 @@ export function verifyStandardWebhook(input: StandardVerifyInput): VerifiedDeliv
   } catch (error) {
     throw asVerificationError(error);
   }
+}
+
+/**
+ * `standardWebhooks` for receivers and parsers: refuses a `whsk_` signing key (`invalid_key`), as the
+ * Web verifier does; a receiver verifies `v1a` with the `whpk_` public key.
+ */
+export function standardWebhooksVerifier(options: SchemeOptions): SignatureScheme {
+  refuseSigningKeys(options.secret);
+  return standardWebhooks(options);
 }
 
 export function standardWebhooks(options: StandardWebhooksOptions): SignatureScheme {
