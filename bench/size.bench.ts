@@ -46,7 +46,8 @@ const webRuntime: Plugin = {
   },
 };
 
-async function measure(label: string, entry: string): Promise<number> {
+/** `counted`: a case the target applies to (the others are shown for comparison). */
+async function measure(label: string, entry: string, counted = false): Promise<number> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -62,9 +63,11 @@ async function measure(label: string, entry: string): Promise<number> {
   });
   const code = result.outputFiles[0]?.contents ?? new Uint8Array();
   const gzip = gzipSync(code, { level: 9 }).length;
-  const verdict = gzip <= TARGET_GZIP ? 'within' : 'OVER';
+  const verdict = counted
+    ? `; ${gzip <= TARGET_GZIP ? 'within' : 'OVER'} the ${TARGET_GZIP / 1024} KB target`
+    : '';
   console.log(
-    `${label}\n  ${code.length} B minified, ${gzip} B gzip (${(gzip / 1024).toFixed(1)} KB; ${verdict} the ${TARGET_GZIP / 1024} KB target)`,
+    `${label}\n  ${code.length} B minified, ${gzip} B gzip (${(gzip / 1024).toFixed(1)} KB${verdict})`,
   );
   const output = Object.values(result.metafile.outputs)[0];
   const inputs = Object.entries(output?.inputs ?? {}).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
@@ -108,7 +111,7 @@ try {
         `app-${index}-${factory}.ts`,
         `export { ${factory} } from './receiver-${index}.js';\n`,
       );
-      sizes.push(await measure(`${label}: an app importing ${factory}`, app));
+      sizes.push(await measure(`${label}: an app importing ${factory}`, app, true));
     }
     await measure(`${label}: the whole receiver.ts (both factories)`, module);
   }
