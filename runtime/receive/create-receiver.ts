@@ -18,11 +18,11 @@ import { createDispatcher, unknownReporter } from './dispatch.js';
 import type { AnyHandler } from './handler-event.js';
 import { Listeners } from './listeners.js';
 import { consoleLogger, safeLog } from './observe.js';
-import { bodyParser, providerOf, type ReceiverParts, verifierFor } from './parts.js';
+import { type ReceiverParts, rulesFor } from './parts.js';
 import { policyCheck } from './policy.js';
 import { receivePipeline } from './receive-request.js';
 import { receiverObject } from './receiver-object.js';
-import { checkOptions, handshakesOf, type LooseOptions, ownerTokens } from './receiver-options.js';
+import { checkOptions, type LooseOptions, ownerTokens } from './receiver-options.js';
 import { errorResult, toWebhookError } from './respond.js';
 import type { Ids, RunContext } from './run-context.js';
 import { plainRun } from './run-plain.js';
@@ -50,9 +50,10 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   const now = o.now ?? Date.now;
   const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   const token = o.token ?? ownerTokens();
-  const provider = providerOf(contract, parts);
   const store = o.dedupe === false ? undefined : o.store;
-  const ttlMs = o.ttlMs ?? store?.ttlMs ?? provider?.dedupeTtlMs ?? DEFAULT_TTL_MS;
+  const storeTimeoutMs = checkOptions(o, store);
+  const rules = rulesFor(contract, o, parts, 'createReceiver', now);
+  const ttlMs = o.ttlMs ?? store?.ttlMs ?? rules.ttlMs ?? DEFAULT_TTL_MS;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const unknownEvent = o.unknownEvent ?? 'ignore';
   const listeners = new Listeners({
@@ -70,14 +71,12 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   // event, so nothing waits on a `startWorker()` the user never called. `ackFast: false` opts out.
   const autoWorker =
     o.ackFast === undefined &&
-    provider?.defaultMode === 'ack-fast' &&
+    rules.ackFastByDefault === true &&
     store?.queue !== undefined &&
     store.name !== 'memory' &&
     parts.ackFast !== undefined;
   const ackFast = (autoWorker ? parts.ackFast : o.ackFast || undefined) as AckFastMode | undefined;
-  const storeTimeoutMs = checkOptions(o, store);
-  const { scheme, presetOptions } = verifierFor(contract, o, parts, 'createReceiver', now);
-  const handshakes = handshakesOf(contract, o, parts, provider, presetOptions);
+  const handshakes = rules.handshakes();
   const dispatch = createDispatcher(contract, parts);
   const events = contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } };
   const keyOf = (id: string): string => `${contract.name}:${id}`;
@@ -103,8 +102,6 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     if (e.code === 'store_error') return errorResult(e, outcome, { ...context, headers: storeRetry });
     return errorResult(e, outcome, context);
   };
-
-  const parseBody = bodyParser(contract, parts, provider);
 
   const check = policyCheck(o, events);
 
@@ -157,7 +154,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     hooks,
     tracing,
     autoStart: autoWorker,
-    acknowledgement: provider?.acknowledgement,
+    acknowledgement: rules.acknowledgement,
   });
 
   return receiverObject(
@@ -165,10 +162,8 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     tracedHandle(
       receivePipeline(
         o,
-        provider,
-        scheme,
+        rules,
         handshakes,
-        parseBody,
         dispatch,
         check,
         handlerFor,

@@ -1,7 +1,7 @@
 /**
  * What a receiver or parser needs beyond the pipeline, chosen per contract so a bundle carries only
- * that: the signature scheme factory (Web Crypto or node:crypto, per entry), the provider's rules for
- * a preset contract, and the form/multipart decoder for a contract with `bodies`. The entries'
+ * that: the signature scheme factory (Web Crypto or node:crypto, per entry), the contract's rules or a
+ * preset's provider rules (`contract-rules.ts`), and the form/multipart decoder for a contract with `bodies`. The entries'
  * `createReceiver`/`createParser` pass every part (any contract works); generated receivers pass
  * `standardWebhooksParts`, `hmacParts`, `unsignedParts` or `presetParts(<name>Preset)`, plus
  * `contractHandshakes` for declared handshakes, `ackFastQueue()` for a preset that defaults to
@@ -11,41 +11,27 @@
  * hand-written contract goes through the entries' `createReceiver`, which has them all.
  */
 import type { ReceiverLike } from '../adapters/types.js';
-import { parseJson } from '../bytes.js';
 import type { BodyFormats, Contract, EventMapBase, SignatureConfig } from '../contract.js';
-import type {
-  PresetName,
-  PresetOptions,
-  PresetSchemeOptions,
-  ProviderDescriptor,
-  ProviderPreset,
-} from '../presets/types.js';
-import type {
-  HeadersInput,
-  PublicKeyInput,
-  SchemeOptions,
-  SchemeVerifier,
-  Secret,
-} from '../signing/scheme.js';
+import type { PresetSchemeOptions, ProviderPreset } from '../presets/types.js';
+import type { HeadersInput, SchemeOptions, SchemeVerifier } from '../signing/scheme.js';
 import { refuseSigningKeys } from '../signing/standard-webhooks-core.js';
 import { missingSecret, type missingVerificationKey } from '../signing/verification-key.js';
 import type { CompletionMode } from './completion.js';
 import type { contractHandshakes } from './contract-handshakes.js';
+import {
+  type ContractRules,
+  contractRules,
+  presetRules,
+  type RulesFactory,
+  type SchemeFactory,
+  type VerifyOptions,
+} from './contract-rules.js';
 import { checkedEnvelopeReader, type envelopeReader } from './envelope-reader.js';
 import type { headerSelector } from './select-header.js';
 import type { schemaSelector } from './select-schema.js';
 import type { AckFast, NodeHandler } from './types.js';
 import type { unsignedIdCheck } from './unsigned-id.js';
 import { verificationAnswer } from './verification-event.js';
-
-/**
- * What a receiver builds its scheme with: `createSignatureScheme` (node:crypto), its Web twin, or one
- * kind's. A receiver only verifies, so a part may build the verifying half alone (no signing code).
- */
-export type SchemeFactory = (
-  config: SignatureConfig,
-  options: SchemeOptions & PresetOptions,
-) => SchemeVerifier;
 
 /**
  * Any contract's scheme for the entries' `createReceiver`/`createParser`: a Standard Webhooks one
@@ -58,11 +44,16 @@ export function verifyingSchemes(create: SchemeFactory): SchemeFactory {
   };
 }
 
+export type { SchemeFactory };
+
 export interface ReceiverParts {
   /** Builds the contract's signature scheme. */
   readonly scheme: SchemeFactory;
-  /** A preset contract's provider rules (event ids, handshakes, body parsing, default mode). */
-  readonly provider?: (name: PresetName) => ProviderDescriptor;
+  /**
+   * The scheme, body parser, delivery id, handshakes and defaults of the contract: its own
+   * (`contractRules`) or its provider's (`presetRules`).
+   */
+  readonly rules: RulesFactory;
   /** The decoder of a contract that declares `bodies` (form-encoded, multipart). */
   readonly decodeBody?: (formats: BodyFormats, bytes: Uint8Array, headers: HeadersInput) => unknown;
   /** Reads an enveloped contract's envelope; in every scheme's parts, not in `presetParts` (bare bodies). */
@@ -107,6 +98,7 @@ export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>
 ): ReceiverParts {
   return {
     scheme: make as SchemeFactory,
+    rules: contractRules,
     envelope: checkedEnvelopeReader,
     verification: verificationAnswer,
     ...more,
@@ -115,64 +107,24 @@ export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>
 
 /** The parts of one provider preset (its scheme and its rules; nothing of the other presets). */
 export function presetParts(preset: ProviderPreset): ReceiverParts {
-  return {
-    scheme: (_config, options) => preset.scheme(options),
-    provider: () => preset,
-  };
-}
-
-/** The provider of a preset contract (its parts carry it: `presetParts`, or every preset's). */
-export function providerOf(
-  contract: Contract<EventMapBase>,
-  parts: ReceiverParts,
-): ProviderDescriptor | undefined {
-  return contract.signature.kind === 'preset' ? parts.provider!(contract.signature.preset) : undefined;
-}
-
-/** What a receiver or parser is given to verify with (`ReceiverOptions`, `ParserOptions`). */
-interface VerifyOptions {
-  readonly secret?: Secret | readonly Secret[];
-  readonly publicKey?: PublicKeyInput | readonly PublicKeyInput[];
-  readonly scheme?: SchemeVerifier;
-  readonly preset?: PresetOptions;
-  readonly tolerance?: SchemeOptions['tolerance'];
+  const scheme = (options: PresetSchemeOptions) => preset.scheme(options);
+  return { scheme: (_config, options) => scheme(options), rules: presetRules(preset, scheme) };
 }
 
 /**
- * The scheme a receiver or parser verifies with (the given `scheme`, else the parts' one for the
- * contract) and the options it is built with, which a preset's handshakes take too. `invalid_config`
- * without the key the contract needs.
+ * The rules a receiver or parser works with (the parts' `rules`; the given `scheme` replaces the
+ * contract's). `invalid_config` without the key the contract needs.
  */
-export function verifierFor(
+export function rulesFor(
   contract: Contract<EventMapBase>,
   o: VerifyOptions,
   parts: ReceiverParts,
   who: string,
   now: () => number,
-): { readonly scheme: SchemeVerifier; readonly presetOptions: PresetSchemeOptions } {
+): ContractRules {
   const missing = (parts.missingKey ?? missingSecret)(contract.signature, o, who, contract.name);
   if (missing) throw missing;
-  const presetOptions: PresetSchemeOptions = {
-    ...(o.preset ?? {}),
-    secret: (o.secret ?? []) as never,
-    ...(o.publicKey === undefined ? {} : { publicKey: o.publicKey }),
-    ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
-    now,
-  };
-  return { scheme: o.scheme ?? parts.scheme(contract.signature, presetOptions), presetOptions };
-}
-
-/** The verified raw body → the value dispatched: the provider's parser, the contract's bodies, or JSON. */
-export function bodyParser(
-  contract: Contract<EventMapBase>,
-  parts: ReceiverParts,
-  provider: ProviderDescriptor | undefined,
-): (bytes: Uint8Array, headers: HeadersInput) => unknown {
-  if (provider !== undefined) return (bytes, headers) => provider.parseBody(bytes, headers);
-  const formats = contract.bodies;
-  if (formats === undefined) return parseJson;
-  const decode = parts.decodeBody!;
-  return (bytes, headers) => decode(formats, bytes, headers);
+  return parts.rules(contract, o, parts, now);
 }
 
 /** The id of a delivery that carries none: the SHA-256 of its body. */

@@ -7,10 +7,11 @@
 import { bodyTooLarge, toBytes } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import type { DeliverySpan } from '../otel/types.js';
-import type { HandshakeResponse, ProviderDescriptor } from '../presets/types.js';
-import type { HeadersInput, RawBody, SchemeVerifier } from '../signing/scheme.js';
+import type { HandshakeResponse } from '../presets/types.js';
+import type { RawBody } from '../signing/scheme.js';
 import type { AckFastRun } from './ack-fast-mode.js';
 import type { ContractHandshakes } from './contract-handshakes.js';
+import type { ContractRules } from './contract-rules.js';
 import type { Dispatcher, Extracted } from './dispatch.js';
 import { type AnyHandler, isThenable } from './handler-event.js';
 import type { ReceiverHooks, ReceiverLogger } from './hooks.js';
@@ -33,10 +34,8 @@ function handshakeResult(answer: HandshakeResponse): ReceiveResult {
 /** Positional parts (not one object) so a minifier shortens every name. */
 export function receivePipeline(
   o: LooseOptions,
-  provider: ProviderDescriptor | undefined,
-  scheme: SchemeVerifier,
+  { scheme, parseBody, eventId }: ContractRules,
   handshakes: ContractHandshakes | undefined,
-  parseBody: (bytes: Uint8Array, headers: HeadersInput) => unknown,
   dispatch: Dispatcher,
   check: Check,
   handlerFor: (event: string | undefined) => AnyHandler | undefined,
@@ -75,7 +74,7 @@ export function receivePipeline(
       const answer = isThenable(answering) ? await answering : answering;
       if (answer !== undefined) return handshakeResult(answer);
       const x = dispatch(body, request.headers, verified);
-      const id = provider?.eventId(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
+      const id = eventId?.(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
       context.id = id;
       context.type = x.event ?? x.type;
       span?.setAttributes({

@@ -14,6 +14,7 @@ import { ackFastQueue } from './ack-fast-mode.js';
 import { checkContract } from './check-contract.js';
 import { backgroundCompletions } from './completion-background.js';
 import { contractHandshakes } from './contract-handshakes.js';
+import { anyRules } from './contract-rules.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
 import { checkedEnvelopeReader } from './envelope-reader.js';
@@ -27,7 +28,7 @@ import { createParserWith, type Parser, type ParserOptions } from './verify-and-
 
 const allParts: ReceiverParts = {
   scheme: verifyingSchemes(createSignatureScheme),
-  provider: getDescriptor,
+  rules: anyRules(getDescriptor),
   decodeBody,
   envelope: checkedEnvelopeReader,
   headerSelector,

@@ -1,17 +1,12 @@
 /**
- * The receiver's options checked once, when it is created (the `invalid_config` answers), its
- * lease-owner tokens and the handshakes a contract or preset answers.
+ * The receiver's options checked once, when it is created (the `invalid_config` answers), and its
+ * lease-owner tokens.
  */
 
-import type { Contract, EventMapBase } from '../contract.js';
+import type { EventMapBase } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import type { PresetSchemeOptions, ProviderDescriptor } from '../presets/types.js';
-import type { Secret } from '../signing/scheme.js';
-import { keyList } from '../signing/verification-key.js';
 import type { IdempotencyStore } from '../stores/types.js';
-import type { ContractHandshakes } from './contract-handshakes.js';
 import type { AnyHandler } from './handler-event.js';
-import type { ReceiverParts } from './parts.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.js';
 import type { CommonReceiverOptions } from './types.js';
 
@@ -66,36 +61,4 @@ export function checkOptions(o: LooseOptions, store: IdempotencyStore<unknown> |
     );
   }
   return storeTimeoutMs;
-}
-
-/**
- * A preset answers its provider's handshakes; any other contract answers the ones it declares and
- * the sender's endpoint verification event (unless it declares an event of that name itself).
- * `presetOptions` are also handed to the preset's handshakes (Zoom answers with an HMAC; Twitch and
- * Graph call hooks).
- */
-export function handshakesOf(
-  contract: Contract<EventMapBase>,
-  o: LooseOptions,
-  parts: ReceiverParts,
-  provider: ProviderDescriptor | undefined,
-  presetOptions: PresetSchemeOptions,
-): ContractHandshakes | undefined {
-  const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
-  const declared = contract.handshakes ?? [];
-  // One shape for both: `before` answers unsigned handshakes, `after` signed ones (after verify).
-  const preflight = provider?.preflight;
-  return provider !== undefined
-    ? {
-        ...(preflight === undefined ? {} : { before: async (r) => preflight(r, presetOptions) }),
-        after: (r, body) => provider.handshake(r.headers, body, presetOptions),
-      }
-    : declared.length > 0
-      ? parts.handshakes!(declared, keyList(o.secret as Secret | readonly Secret[] | undefined), {
-          verificationEvent,
-          verifyToken: o.verifyToken,
-        })
-      : verificationEvent
-        ? { after: (_r, body) => parts.verification!(body) }
-        : undefined;
 }

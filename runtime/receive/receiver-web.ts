@@ -11,6 +11,7 @@ import { missingVerificationKey } from '../signing/verification-key.js';
 import { ackFastQueue } from './ack-fast-mode.js';
 import { checkContract } from './check-contract.js';
 import { contractHandshakes } from './contract-handshakes.js';
+import { anyRules } from './contract-rules.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
 import { checkedEnvelopeReader } from './envelope-reader.js';
@@ -24,7 +25,7 @@ import { createParserWith, type Parser, type ParserOptions } from './verify-and-
 
 const allParts: ReceiverParts = {
   scheme: verifyingSchemes(createSignatureSchemeWeb),
-  provider: getDescriptor,
+  rules: anyRules(getDescriptor),
   decodeBody,
   envelope: checkedEnvelopeReader,
   headerSelector,

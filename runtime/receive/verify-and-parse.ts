@@ -14,7 +14,7 @@ import type { PresetOptions } from '../presets/types.js';
 import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
 import { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 import { createDispatcher } from './dispatch.js';
-import { bodyParser, contentId, providerOf, type ReceiverParts, verifierFor } from './parts.js';
+import { contentId, type ReceiverParts, rulesFor } from './parts.js';
 import { policyCheck } from './policy.js';
 import { toWebhookError } from './respond.js';
 import type { ReceiveRequest } from './types.js';
@@ -75,10 +75,8 @@ export function createParserWith<M extends EventMapBase>(
 ): Parser<M> {
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const provider = providerOf(contract, parts);
-  const { scheme } = verifierFor(contract, options, parts, 'createParser', now);
+  const { scheme, parseBody, eventId } = rulesFor(contract, options, parts, 'createParser', now);
   const dispatch = createDispatcher(contract, parts);
-  const parseBody = bodyParser(contract, parts, provider);
   // The receiver's strict policy (or none): the same `invalid_payload` with its issues and pointer.
   const check = policyCheck(
     { validation: options.validation ?? 'strict' },
@@ -97,7 +95,7 @@ export function createParserWith<M extends EventMapBase>(
         details: { type: x.type },
       });
     }
-    const id = provider?.eventId(headers, body, verified) ?? x.id ?? (await contentId(bytes));
+    const id = eventId?.(headers, body, verified) ?? x.id ?? (await contentId(bytes));
     const { data } = await check(x.event, x.data, x.dataPointer, { id, type: x.event });
     return { id, type: x.event, timestamp: x.timestamp, data } as ParsedEvent<M>;
   };
