@@ -25,6 +25,14 @@ export { createSender } from './deliver/sender-web.js';
 export * from './envelope.js';
 export * from './errors.js';
 export { getHeader } from './headers.js';
+export { type OtelApiLike, type OtelTracingOptions, otelTracing } from './otel/otel-tracing.js';
+export type {
+  DeliveryPhase,
+  DeliverySpan,
+  PhaseSpan,
+  ReceiveTracing,
+  TraceAttributes,
+} from './otel/types.js';
 export {
   azureEventGridPreset,
   discordPreset,
@@ -83,6 +91,7 @@ export { contractHandshakes } from './receive/contract-handshakes.js';
 export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './receive/create-receiver.js';
 export { decodeBody } from './receive/decode-body.js';
 export { type EnvelopeReader, envelopeReader } from './receive/envelope-reader.js';
+export type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './receive/hooks.js';
 export { presetParts, type ReceiverParts, schemeParts } from './receive/parts.js';
 export {
   asymmetricParts,
@@ -90,13 +99,17 @@ export {
   standardWebhooksParts,
   unsignedParts,
 } from './receive/parts-web.js';
+export { receiveTracing } from './receive/receive-tracing.js';
+export { receiverHooks } from './receive/receiver-hooks.js';
 export { createParser, createReceiver } from './receive/receiver-web.js';
 export { headerSelector } from './receive/select-header.js';
 export { schemaSelector } from './receive/select-schema.js';
 export type {
   AckFast,
+  Checked,
   CommonReceiverOptions,
   DedupeOptions,
+  DeliverySteps,
   DrainResult,
   ErrorContext,
   ExhaustiveHandlers,
@@ -106,6 +119,7 @@ export type {
   HandlerTx,
   NodeHandler,
   ReceivedEvent,
+  ReceiveObserver,
   ReceiveOutcome,
   ReceiveRequest,
   ReceiveResult,

@@ -13,6 +13,8 @@
  * out as `traceparent`.
  */
 import { getHeader } from '../headers.js';
+import { receiveTracing } from '../receive/receive-tracing.js';
+import type { ReceiveObserver } from '../receive/types.js';
 import type { HeadersInput } from '../signing/scheme.js';
 import type { DeliverySpan, EnqueueSpan, ReceiveTracing, SendTracing, TraceAttributes } from './types.js';
 
@@ -101,7 +103,7 @@ function fail(span: SpanLike, error: unknown): void {
 export function otelTracing(
   api: OtelApiLike,
   options: OtelTracingOptions = {},
-): ReceiveTracing & SendTracing {
+): ReceiveTracing & SendTracing & ReceiveObserver {
   const tracer = options.tracer ?? api.trace.getTracer('gen-webhooks');
   const propagator = options.propagator ?? api.propagation;
   const deliverySpan = (name: string, kind: number, headers: HeadersInput): DeliverySpan => {
@@ -132,8 +134,11 @@ export function otelTracing(
     };
   };
   return {
-    startDelivery: (headers) => deliverySpan('webhook receive', SERVER, headers),
-    startProcessing: (headers) => deliverySpan('webhook process', CONSUMER, headers),
+    // The receiver's observer: its spans wrap each delivery's steps (receive-tracing.ts).
+    ...receiveTracing({
+      startDelivery: (headers) => deliverySpan('webhook receive', SERVER, headers),
+      startProcessing: (headers) => deliverySpan('webhook process', CONSUMER, headers),
+    }),
     startAttempt(headers, attributes, parentHeaders) {
       const active = api.context.active();
       const parent =

@@ -22,14 +22,20 @@ import { type ReceiverParts, rulesFor } from './parts.js';
 import { policyCheck } from './policy.js';
 import { receivePipeline } from './receive-request.js';
 import { receiverObject } from './receiver-object.js';
-import { checkOptions, type LooseOptions, ownerTokens } from './receiver-options.js';
+import { checkOptions, type LooseOptions, observersOf, ownerTokens } from './receiver-options.js';
 import { errorResult, toWebhookError } from './respond.js';
 import type { Ids, RunContext } from './run-context.js';
 import { plainRun } from './run-plain.js';
 import { transactionalRun } from './run-transactional.js';
 import { answersInProcess, storeWithDeadline } from './store-deadline.js';
-import { tracedHandle } from './traced-handle.js';
-import type { ErrorContext, HandlerTx, ReceiveResult, Receiver, ReceiverOptions } from './types.js';
+import type {
+  DeliverySteps,
+  ErrorContext,
+  HandlerTx,
+  ReceiveResult,
+  Receiver,
+  ReceiverOptions,
+} from './types.js';
 
 /** Default body cap: 5 MiB (GitHub's largest payloads are capped at 25 MB; raise it if you need them). */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -157,27 +163,24 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     acknowledgement: rules.acknowledgement,
   });
 
+  const scheme = rules.scheme;
+  const steps: DeliverySteps = { verify: (input) => scheme.verify(input), check, run };
   return receiverObject(
     listeners,
-    tracedHandle(
-      receivePipeline(
-        o,
-        rules,
-        handshakes,
-        dispatch,
-        check,
-        handlerFor,
-        reportUnknown,
-        queued,
-        run,
-        fail,
-        maxBodyBytes,
-        unknownEvent,
-        logger,
-        hooks,
-      ),
-      hooks,
-      tracing,
+    receivePipeline(
+      o,
+      rules,
+      handshakes,
+      dispatch,
+      steps,
+      observersOf(hooks, tracing),
+      handlerFor,
+      reportUnknown,
+      queued,
+      fail,
+      maxBodyBytes,
+      unknownEvent,
+      logger,
     ),
     fail,
     maxBodyBytes,

@@ -1,6 +1,11 @@
 /** The event object a handler receives, built from the verified, validated delivery. */
 import type { HeadersInput } from '../signing/scheme.js';
-import type { ValidationIssue } from './types.js';
+
+/** One validation problem; `path` is a JSON pointer into the request body (e.g. `/data/petId`). */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
 
 export type AnyHandler = (event: HandlerEvent) => unknown;
 

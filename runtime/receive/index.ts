@@ -13,14 +13,18 @@ export {
   standardWebhooksParts,
   unsignedParts,
 } from './parts-node.js';
+export { receiveTracing } from './receive-tracing.js';
+export { receiverHooks } from './receiver-hooks.js';
 export { createParser, createReceiver } from './receiver-node.js';
 export { headerSelector } from './select-header.js';
 export { schemaSelector } from './select-schema.js';
 export type {
   AckFast,
   AnyReceivedEvent,
+  Checked,
   CommonReceiverOptions,
   DedupeOptions,
+  DeliverySteps,
   DrainResult,
   ErrorContext,
   ExhaustiveHandlers,
@@ -30,6 +34,7 @@ export type {
   HandlerTx,
   NodeHandler,
   ReceivedEvent,
+  ReceiveObserver,
   ReceiveOutcome,
   ReceiveRequest,
   ReceiveResult,

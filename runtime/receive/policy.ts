@@ -4,20 +4,12 @@
  */
 import type { EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
-import type { CommonReceiverOptions, ValidationIssue, ValidationPolicy } from './types.js';
+import type { Checked, CommonReceiverOptions, DeliverySteps, ValidationPolicy } from './types.js';
 import { type Validated, validate } from './validate.js';
 
-export interface Checked {
-  readonly data: unknown;
-  readonly issues: readonly ValidationIssue[];
-}
+export type { Checked };
 
-export type Check = (
-  name: string,
-  data: unknown,
-  pointer: string,
-  ids: { id: string; type: string },
-) => Checked | Promise<Checked>;
+export type Check = DeliverySteps['check'];
 
 type PolicyOptions = Pick<
   CommonReceiverOptions<EventMapBase>,

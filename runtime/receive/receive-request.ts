@@ -6,7 +6,6 @@
 
 import { bodyTooLarge, toBytes } from '../bytes.js';
 import { WebhookError } from '../errors.js';
-import type { DeliverySpan } from '../otel/types.js';
 import type { HandshakeResponse } from '../presets/types.js';
 import type { RawBody } from '../signing/scheme.js';
 import type { AckFastRun } from './ack-fast-mode.js';
@@ -14,41 +13,40 @@ import type { ContractHandshakes } from './contract-handshakes.js';
 import type { ContractRules } from './contract-rules.js';
 import type { Dispatcher, Extracted } from './dispatch.js';
 import { type AnyHandler, isThenable } from './handler-event.js';
-import type { ReceiverHooks, ReceiverLogger } from './hooks.js';
-import { elapsed, safeLog, safely } from './observe.js';
+import type { ReceiverLogger } from './hooks.js';
+import { safeLog } from './observe.js';
 import { contentId } from './parts.js';
-import type { Check, Checked } from './policy.js';
+import type { Checked } from './policy.js';
 import type { LooseOptions } from './receiver-options.js';
 import { statusResult } from './respond.js';
-import type { Ids, Run } from './run-context.js';
-import { inPhase, phaseOf, tracedHandler } from './trace-phases.js';
-import type { ReceiveRequest, ReceiveResult } from './types.js';
-
-export type Receive = (request: ReceiveRequest, span: DeliverySpan | undefined) => Promise<ReceiveResult>;
+import type { Ids } from './run-context.js';
+import type { DeliverySteps, ReceiveObserver, ReceiveRequest, ReceiveResult } from './types.js';
 
 /** A provider handshake's answer: sent as is, nothing dispatched or claimed. */
 function handshakeResult(answer: HandshakeResponse): ReceiveResult {
   return { status: answer.status, headers: answer.headers, body: answer.body, outcome: 'processed' };
 }
 
-/** Positional parts (not one object) so a minifier shortens every name. */
+/**
+ * Positional parts (not one object) so a minifier shortens every name. `steps` are the receiver's
+ * verify, check and run; each of `observers` (hooks, tracing) wraps them per request.
+ */
 export function receivePipeline(
   o: LooseOptions,
-  { scheme, parseBody, eventId }: ContractRules,
+  { parseBody, eventId }: ContractRules,
   handshakes: ContractHandshakes | undefined,
   dispatch: Dispatcher,
-  check: Check,
+  steps: DeliverySteps,
+  observers: readonly ReceiveObserver[],
   handlerFor: (event: string | undefined) => AnyHandler | undefined,
   reportUnknown: (x: Extracted, context: Partial<Ids>) => void,
   queued: AckFastRun | undefined,
-  run: Run,
   fail: (error: unknown, context: Partial<Ids>) => ReceiveResult,
   maxBodyBytes: number,
   unknownEvent: NonNullable<LooseOptions['unknownEvent']>,
   logger: ReceiverLogger,
-  hooks: ReceiverHooks | undefined,
-): Receive {
-  return async (request, span) => {
+): (request: ReceiveRequest) => Promise<ReceiveResult> {
+  const receive = async (request: ReceiveRequest, s: DeliverySteps): Promise<ReceiveResult> => {
     const context: { id?: string; type?: string } = {};
     try {
       const bytes = toBytes(request.body as RawBody);
@@ -63,12 +61,10 @@ export function receivePipeline(
         const early = await handshakes.before(asked);
         if (early !== undefined) return handshakeResult(early);
       }
-      const verifyStarted = hooks?.verified === undefined ? 0 : performance.now();
-      const verifying = inPhase(span, 'verify', () =>
-        scheme.verify(url === undefined ? { headers: request.headers, body: bytes } : { ...asked, url }),
+      const verifying = s.verify(
+        url === undefined ? { headers: request.headers, body: bytes } : { ...asked, url },
       );
       const verified = isThenable(verifying) ? await verifying : verifying;
-      if (hooks?.verified !== undefined) safely(hooks.verified, { durationMs: elapsed(verifyStarted) });
       const body = parseBody(bytes, request.headers);
       const answering = handshakes?.after(asked, body);
       const answer = isThenable(answering) ? await answering : answering;
@@ -77,11 +73,7 @@ export function receivePipeline(
       const id = eventId?.(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
       context.id = id;
       context.type = x.event ?? x.type;
-      span?.setAttributes({
-        'webhook.id': id,
-        'webhook.type': context.type,
-        ...(x.event === undefined ? { 'webhook.unknown': true } : {}),
-      });
+      s.identified?.(id, context.type, x.event === undefined);
       if (x.event === undefined && unknownEvent === 'reject') {
         throw new WebhookError('unknown_event', `Unknown event type "${x.type}"`, {
           details: { type: x.type },
@@ -107,7 +99,7 @@ export function receivePipeline(
       const checking: Checked | Promise<Checked> =
         event === undefined
           ? { data: x.data, issues: [] }
-          : inPhase(span, 'validate', () => check(event, x.data, x.dataPointer, { id, type: event }));
+          : s.check(event, x.data, x.dataPointer, { id, type: event });
       const validated = isThenable(checking) ? await checking : checking;
       if (queued !== undefined) return await queued.accept(x, id, request.headers, context);
       const parts = {
@@ -118,13 +110,17 @@ export function receivePipeline(
         headers: request.headers,
         issues: validated.issues,
       };
-      if (span === undefined) return await run(parts, handler);
-      const endClaim = phaseOf(span, 'claim');
-      const result = await run(parts, tracedHandler(handler, span), () => endClaim());
-      endClaim();
-      return result;
+      return await s.run(parts, handler);
     } catch (error) {
       return fail(error, context);
     }
+  };
+  if (observers.length === 0) return (request) => receive(request, steps);
+  return async (request) => {
+    let s = steps;
+    for (const observer of observers) s = observer.start(request, s);
+    const result = await receive(request, s);
+    s.done?.(result);
+    return result;
   };
 }

@@ -8,7 +8,7 @@ import { WebhookError } from '../errors.js';
 import type { IdempotencyStore } from '../stores/types.js';
 import type { AnyHandler } from './handler-event.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.js';
-import type { CommonReceiverOptions } from './types.js';
+import type { CommonReceiverOptions, ReceiveObserver } from './types.js';
 
 /**
  * Loose view of the options: the common ones as declared, the dedupe and handler unions flattened
@@ -61,4 +61,23 @@ export function checkOptions(o: LooseOptions, store: IdempotencyStore<unknown> |
     );
   }
   return storeTimeoutMs;
+}
+
+/**
+ * The observers of the `hooks` and `tracing` options, hooks first (`received` fires before anything
+ * else). Each carries its own code (`receiverHooks`, `receiveTracing`, `otelTracing`); a plain
+ * object is refused.
+ */
+export function observersOf(
+  hooks: ReceiveObserver | undefined,
+  tracing: ReceiveObserver | undefined,
+): ReceiveObserver[] {
+  const observers = [hooks, tracing].filter((x) => x !== undefined);
+  if (observers.some((x) => typeof x.start !== 'function')) {
+    throw new WebhookError(
+      'invalid_config',
+      'hooks take receiverHooks({ … }); tracing takes otelTracing(api) or receiveTracing(tracer)',
+    );
+  }
+  return observers;
 }

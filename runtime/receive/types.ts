@@ -4,18 +4,22 @@ import type { EventMapBase, EventName } from '../contract.js';
 import type { WebhookError } from '../errors.js';
 import type { ReceiveTracing } from '../otel/types.js';
 import type { PresetOptions } from '../presets/types.js';
-import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
+import type {
+  HeadersInput,
+  PublicKeyInput,
+  RawBody,
+  Secret,
+  SignatureScheme,
+  VerifiedDelivery,
+  VerifyInput,
+} from '../signing/scheme.js';
 import type { IdempotencyStore } from '../stores/types.js';
 import type { Tolerance } from '../timestamp.js';
+import type { AnyHandler, EventParts, ValidationIssue } from './handler-event.js';
 import type { ReceiveOutcome, ReceiverHooks, ReceiverLogger } from './hooks.js';
 
+export type { ValidationIssue } from './handler-event.js';
 export type { ReceiveOutcome } from './hooks.js';
-
-/** One validation problem; `path` is a JSON pointer into the request body (e.g. `/data/petId`). */
-export interface ValidationIssue {
-  readonly path: string;
-  readonly message: string;
-}
 
 /**
  * - `strict`: an invalid payload is answered 400 with the issues; the handler does not run.
@@ -161,10 +165,52 @@ export interface CommonReceiverOptions<M extends EventMapBase> {
   readonly token?: () => string;
   /** Where warnings and errors go (pino, console, …). Default: the console, warnings and errors only. */
   readonly logger?: ReceiverLogger;
-  /** Lifecycle hooks with durations: received, verified, duplicate, processed, rejected. */
-  readonly hooks?: ReceiverHooks;
-  /** Tracing (OpenTelemetry through `otelTracing(api)`): a span per delivery with child spans. */
-  readonly tracing?: ReceiveTracing;
+  /**
+   * Lifecycle hooks with durations (received, verified, duplicate, processed, rejected):
+   * `receiverHooks({ … })`, which carries the code that calls them, so a receiver without hooks
+   * bundles none of it.
+   */
+  readonly hooks?: ReceiverHooks & ReceiveObserver;
+  /**
+   * Tracing: a span per delivery with child spans, through `otelTracing(api)` (OpenTelemetry) or
+   * `receiveTracing(tracer)` for a tracer of your own.
+   */
+  readonly tracing?: ReceiveTracing & ReceiveObserver;
+}
+
+/** What a payload check gives back: the data (parsed, or as received) and its issues. */
+export interface Checked {
+  readonly data: unknown;
+  readonly issues: readonly ValidationIssue[];
+}
+
+/**
+ * The steps of one delivery a `ReceiveObserver` may wrap: verify (signature and replay window),
+ * check (the payload against the contract), run (claim → handler → done). `identified` is told the
+ * delivery's id and type once known (`unknown`: the contract has no event of that type) and `done`
+ * its answer.
+ */
+export interface DeliverySteps {
+  verify(input: VerifyInput): VerifiedDelivery | Promise<VerifiedDelivery>;
+  check(
+    name: string,
+    data: unknown,
+    pointer: string,
+    ids: { id: string; type: string },
+  ): Checked | Promise<Checked>;
+  /** `onRun` is called just before the handler is invoked. */
+  run(event: EventParts, handler: AnyHandler, onRun?: () => void): Promise<ReceiveResult>;
+  identified?(id: string, type: string, unknown: boolean): void;
+  done?(result: ReceiveResult): void;
+}
+
+/**
+ * Observes deliveries (`receiverHooks`, `receiveTracing`, `otelTracing`): for each request, wraps the
+ * receiver's steps (or another observer's) in its own. The code that observes lives in the observer,
+ * so a receiver given none carries none. It must never throw or change an answer.
+ */
+export interface ReceiveObserver {
+  start(request: ReceiveRequest, steps: DeliverySteps): DeliverySteps;
 }
 
 export type ReceiverOptions<

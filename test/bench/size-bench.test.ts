@@ -20,5 +20,7 @@ it('bench:size bundles every case and prints its verdict', () => {
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   expect(run.stdout.match(/\d+ B minified, \d+ B gzip/g)).toHaveLength(11);
-  expect(run.stdout).toMatch(/generated receivers' runtime code \(each factory as an app imports it\): at most \d+ B gzip/);
+  expect(run.stdout).toMatch(
+    /generated receivers' runtime code \(each factory as an app imports it\): at most \d+ B gzip/,
+  );
 }, 150_000);

@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { otelTracing } from '../../runtime/otel/otel-tracing.js';
 import { ackFastQueue } from '../../runtime/receive/ack-fast-mode.js';
 import type { ReceiverHooks } from '../../runtime/receive/hooks.js';
+import { receiverHooks } from '../../runtime/receive/receiver-hooks.js';
 import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
 import { adopted, delivery, petstore, SECRET } from './fixtures.js';
@@ -48,7 +49,7 @@ function observedReceiver(handler: (petId: string) => void) {
     secret: SECRET,
     store: sqliteStore(new Database(':memory:')),
     ackFast: ackFastQueue({ worker: { backoff: () => 0 } }),
-    hooks,
+    hooks: receiverHooks(hooks),
     tracing,
     logger: { info() {}, warn() {}, error() {} },
     handlers: { 'pet.adopted': (event) => handler(event.data.petId) },

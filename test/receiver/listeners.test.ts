@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReceiverHooks, ReceiverLogger } from '../../runtime/receive/hooks.js';
+import { receiverHooks } from '../../runtime/receive/receiver-hooks.js';
 import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import type { Receiver } from '../../runtime/receive/types.js';
 import { memoryStore } from '../../runtime/stores/memory.js';
@@ -191,7 +192,7 @@ describe('hooks', () => {
     const receiver = createReceiver(petstore, {
       secret: SECRET,
       store: memoryStore(),
-      hooks,
+      hooks: receiverHooks(hooks),
       logger: recordingLogger().logger,
     }).on('pet.adopted', async () => {
       await new Promise((r) => setTimeout(r, 20));
@@ -224,14 +225,14 @@ describe('hooks', () => {
     const receiver = createReceiver(petstore, {
       secret: SECRET,
       store: memoryStore(),
-      hooks: {
+      hooks: receiverHooks({
         received: () => {
           throw new Error('x');
         },
         processed: () => {
           throw new Error('y');
         },
-      },
+      }),
     }).on('pet.adopted', () => {});
     const url = await serve(receiver);
     expect((await post(url, delivery('pet.adopted', adopted()))).status).toBe(200);
