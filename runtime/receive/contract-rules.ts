@@ -77,6 +77,16 @@ export type RulesFactory = (
   now: () => number,
 ) => ContractRules;
 
+/** What a scheme is built with: the keys, the replay window and the clock. */
+function schemeOptions(o: VerifyOptions, now: () => number): PresetSchemeOptions {
+  return {
+    secret: (o.secret ?? []) as never,
+    ...(o.publicKey === undefined ? {} : { publicKey: o.publicKey }),
+    ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
+    now,
+  };
+}
+
 /**
  * A contract's own rules: its scheme, JSON (or its declared `bodies`), the handshakes it declares and
  * the sender's endpoint verification event (unless it declares an event of that name itself).
@@ -85,14 +95,7 @@ export const contractRules: RulesFactory = (contract, o, parts, now) => {
   const formats = contract.bodies;
   const decode = parts.decodeBody;
   return {
-    scheme:
-      o.scheme ??
-      parts.scheme(contract.signature, {
-        secret: (o.secret ?? []) as never,
-        ...(o.publicKey === undefined ? {} : { publicKey: o.publicKey }),
-        ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
-        now,
-      }),
+    scheme: o.scheme ?? parts.scheme(contract.signature, schemeOptions(o, now)),
     parseBody: formats === undefined ? parseJson : (bytes, headers) => decode!(formats, bytes, headers),
     handshakes: () => {
       const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
@@ -118,13 +121,7 @@ export function presetRules(
   scheme: (options: PresetSchemeOptions) => SchemeVerifier,
 ): RulesFactory {
   return (_contract, o, _parts, now) => {
-    const options: PresetSchemeOptions = {
-      ...(o.preset ?? {}),
-      secret: (o.secret ?? []) as never,
-      ...(o.publicKey === undefined ? {} : { publicKey: o.publicKey }),
-      ...(o.tolerance === undefined ? {} : { tolerance: o.tolerance }),
-      now,
-    };
+    const options: PresetSchemeOptions = { ...(o.preset ?? {}), ...schemeOptions(o, now) };
     const preflight = provider.preflight;
     return {
       scheme: o.scheme ?? scheme(options),
