@@ -191,16 +191,15 @@ export async function pgBossRun(
     const procs = await Promise.all(
       Array.from({ length: workers }, () => spawnProc('pgboss', schema, url, concurrency)),
     );
+    // Whether any job is open: one row found is enough (a count read every open job on each poll).
     const open = async () =>
-      Number(
-        (
-          await pool.query(
-            `SELECT count(*) AS n FROM "${schema}".job WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
-            [QUEUE],
-          )
-        ).rows[0].n,
-      );
-    const run = await timed(procs, jobs, async () => (await open()) === 0);
+      (
+        await pool.query(
+          `SELECT 1 FROM "${schema}".job WHERE name = $1 AND state IN ('created', 'retry', 'active') LIMIT 1`,
+          [QUEUE],
+        )
+      ).rows.length > 0;
+    const run = await timed(procs, jobs, async () => !(await open()));
     const completed = Number(
       (await pool.query(`SELECT count(*) AS n FROM "${schema}".job WHERE state = 'completed'`)).rows[0].n,
     );
