@@ -50,7 +50,7 @@ export interface PgContext {
   /** Creates the schema once (a failure is retried by the next call). */
   init(): Promise<void>;
   q<R extends QueryResultRow>(db: Queryable, text: string, values?: unknown[]): Promise<R[]>;
-  /** `q` for a statement prepared on each connection that runs it. */
+  /** `q` for a statement prepared on each connection that runs it (unless the outbox says not to). */
   qp<R extends QueryResultRow>(db: Queryable, statement: Prepared, values: unknown[]): Promise<R[]>;
   inTransaction<R>(fn: (client: PoolClient) => Promise<R>): Promise<R>;
   toEndpoint(row: Row): Endpoint;
@@ -61,7 +61,13 @@ export interface PgContext {
   ofTenant(column: string, n: number): string;
 }
 
-export function pgContext(pool: Pool, T: PgTables, tenancy: Tenancy, codec: SecretCodec): PgContext {
+export function pgContext(
+  pool: Pool,
+  T: PgTables,
+  tenancy: Tenancy,
+  codec: SecretCodec,
+  prepare = true,
+): PgContext {
   guardConnection(pool);
   const inTransaction = async <R>(fn: (client: PoolClient) => Promise<R>): Promise<R> => {
     const client = await pool.connect();
@@ -100,7 +106,9 @@ export function pgContext(pool: Pool, T: PgTables, tenancy: Tenancy, codec: Secr
     // The driver's query config form (`pg` takes `{ name, text, values }`); the structural driver
     // type declares only the text form.
     qp: async <R extends QueryResultRow>(db: Queryable, statement: Prepared, values: unknown[]) =>
-      (await (db.query as unknown as NamedQuery<R>)({ ...statement, values })).rows,
+      prepare
+        ? (await (db.query as unknown as NamedQuery<R>)({ ...statement, values })).rows
+        : (await db.query<R>(statement.text, values)).rows,
     inTransaction,
     toEndpoint: (row) => toEndpoint(row, pgColumns, codec),
     tenantOf: (scope) => scopeTenant(scope, 'postgresOutbox'),
