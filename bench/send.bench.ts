@@ -10,7 +10,8 @@
  * `npm run bench:send` then runs the 1,000,000-delivery history rows of bench/growth.bench.ts.
  *
  *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=20000 BENCH_PG_MESSAGES=4000 BENCH_CONCURRENCY=32
- *                                       BENCH_PG_ROUNDS=3; BENCH_ONLY=postgres for the PostgreSQL rows alone)
+ *                                       BENCH_PG_ROUNDS=3 BENCH_PG_PROCESSES=1,2,4; BENCH_ONLY=postgres for
+ *                                       the PostgreSQL rows alone)
  *
  * The receiver runs in a worker thread so it does not share the sender's event loop: the bare loop
  * therefore uses two threads (client + receiver). CPU figures are the whole process (every thread,
