@@ -6,11 +6,12 @@
  * connection to the same file), and the ordering row: one worker with one send in four carrying an
  * ordering key (64 keys) against the all-unordered run of the same round. Every ratio is taken from
  * its own round's pair; the median of the rounds is reported. With DATABASE_URL: the PostgreSQL
- * outbox against pg-boss, 1 and 4 worker processes each, in paired rounds (bench/pg-vs-pgboss.ts).
+ * outbox against pg-boss, 1, 2 and 4 worker processes each, in paired rounds (bench/pg-vs-pgboss.ts).
  * `npm run bench:send` then runs the 1,000,000-delivery history rows of bench/growth.bench.ts.
  *
  *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=20000 BENCH_PG_MESSAGES=4000 BENCH_CONCURRENCY=32
- *                                       BENCH_PG_ROUNDS=3; BENCH_ONLY=postgres for the PostgreSQL rows alone)
+ *                                       BENCH_PG_ROUNDS=3 BENCH_PG_PROCESSES=1,2,4; BENCH_ONLY=postgres for
+ *                                       the PostgreSQL rows alone)
  *
  * The receiver runs in a worker thread so it does not share the sender's event loop: the bare loop
  * therefore uses two threads (client + receiver). CPU figures are the whole process (every thread,
@@ -31,13 +32,15 @@ import { createWorker } from '../runtime/deliver/worker.js';
 import { createEndpointManager } from '../runtime/manage/endpoints.js';
 import { startReceiver } from './lib/bare-receiver.js';
 import { verdict as loadVerdict, startLoad } from './lib/load.js';
-import { loadAverage, median, outboxRun, pgBossRun } from './pg-vs-pgboss.js';
+import { loadAverage, median, outboxRun, type PairRun, pgBossRun } from './pg-vs-pgboss.js';
 
 // Enough deliveries that the engine is measured in steady state, as the bare loop is (3 s): with a
 // few thousand, start-up and the drained tail were a tenth of the run.
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20000);
 const PG_MESSAGES = Number(process.env.BENCH_PG_MESSAGES ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+// Worker processes per PostgreSQL run (BENCH_PG_PROCESSES=1,2,4); growth is measured against 1.
+const PG_PROCESSES = (process.env.BENCH_PG_PROCESSES ?? '1,2,4').split(',').map(Number);
 const BARE_MS = Number(process.env.BENCH_MS ?? 3000);
 const PGBOSS_VERSION = (createRequire(import.meta.url)('pg-boss/package.json') as { version: string })
   .version;
@@ -261,7 +264,7 @@ async function threadedSqliteRun(
 const fmt = (n: number) => `${Math.round(n).toLocaleString('en-US')}/s`;
 
 /**
- * PostgreSQL: the outbox against pg-boss, 1 and 4 worker processes each, same database and receiver.
+ * PostgreSQL: the outbox against pg-boss, 1, 2 and 4 worker processes each, same database and receiver.
  * Each round runs the two back to back (alternating who goes first) and its ratio is that pair's;
  * the verdict takes the median of the rounds' ratios.
  */
@@ -276,20 +279,16 @@ async function postgresRows(url: string): Promise<void> {
     });
   const send = (sender: ReturnType<typeof createSender<Events>>, i: number) =>
     sender.send('order.paid', payload(i));
-  const ratios = new Map<number, number[]>([
-    [1, []],
-    [4, []],
-  ]);
-  const ours = new Map<number, number[]>([
-    [1, []],
-    [4, []],
-  ]);
+  const ratios = new Map<number, number[]>(PG_PROCESSES.map((n) => [n, []]));
+  const ours = new Map<number, number[]>(PG_PROCESSES.map((n) => [n, []]));
   console.log(
     `\nPostgreSQL: outbox (claim, sign, POST, complete) vs pg-boss ${PGBOSS_VERSION} (fetch, POST, complete), ` +
       `${PG_MESSAGES} jobs per run, concurrency ${CONCURRENCY} per process, separate worker processes`,
   );
+  const cpu = (r: PairRun) =>
+    `workers ${Math.round(r.workerCpuPerJob)}, PostgreSQL ${Math.round(r.pgCpuPerJob)}, receiver ${Math.round(r.receiverCpuPerJob)} µs CPU/job`;
   for (let round = 1; round <= rounds; round++) {
-    for (const workers of [1, 4]) {
+    for (const workers of PG_PROCESSES) {
       const pair = async (first: 'outbox' | 'pgboss') => {
         const runOutbox = () => outboxRun(contract, send, url, workers, PG_MESSAGES, CONCURRENCY);
         const runBoss = () => pgBossRun(body, url, workers, PG_MESSAGES, CONCURRENCY);
@@ -304,19 +303,24 @@ async function postgresRows(url: string): Promise<void> {
       ratios.get(workers)?.push(o.rate / b.rate);
       ours.get(workers)?.push(o.rate);
       console.log(
-        `round ${round}, ${workers} process${workers > 1 ? 'es' : ''}: outbox ${fmt(o.rate)} ` +
-          `(workers ${Math.round(o.workerCpuPerJob)}, PostgreSQL ${Math.round(o.pgCpuPerJob)} µs CPU/job), pg-boss ${fmt(b.rate)} ` +
-          `(workers ${Math.round(b.workerCpuPerJob)}, PostgreSQL ${Math.round(b.pgCpuPerJob)} µs CPU/job) → ${(o.rate / b.rate).toFixed(2)}×; load average ${loadAverage()}`,
+        `round ${round}, ${workers} process${workers > 1 ? 'es' : ''}: outbox ${fmt(o.rate)} (${cpu(o)}), ` +
+          `pg-boss ${fmt(b.rate)} (${cpu(b)}) → ${(o.rate / b.rate).toFixed(2)}×; load average ${loadAverage()}`,
       );
     }
   }
-  const r1 = median(ratios.get(1) ?? []);
-  const r4 = median(ratios.get(4) ?? []);
-  const growth = median((ours.get(4) ?? []).map((rate, i) => rate / ((ours.get(1) ?? [])[i] as number)));
   const met = (r: number) => (r >= 1 ? 'met' : 'NOT met');
+  const vsBoss = PG_PROCESSES.map((n) => {
+    const r = median(ratios.get(n) ?? []);
+    return `${n} process${n > 1 ? 'es' : ''} ${met(r)} (${r.toFixed(2)}×)`;
+  });
+  // Growth per round (each count against the same round's 1-process run), then the median.
+  const one = ours.get(1) ?? [];
+  const growth = PG_PROCESSES.filter((n) => n > 1 && one.length > 0).map((n) => {
+    const g = median((ours.get(n) ?? []).map((rate, i) => rate / (one[i] as number)));
+    return `${n} vs 1 processes ${g.toFixed(2)}× (${g > 1 ? 'grows' : 'does NOT grow'})`;
+  });
   console.log(
-    `target: PostgreSQL outbox ≥ 1.0× pg-boss (median of paired rounds): 1 process ${met(r1)} (${r1.toFixed(2)}×), ` +
-      `4 processes ${met(r4)} (${r4.toFixed(2)}×); outbox 4 vs 1 processes ${growth.toFixed(2)}× (${growth > 1 ? 'grows' : 'does NOT grow'})`,
+    `target: PostgreSQL outbox ≥ 1.0× pg-boss (median of paired rounds): ${vsBoss.join(', ')}; outbox ${growth.join(', ')}`,
   );
 }
 

@@ -28,6 +28,12 @@ export interface PostgresOutboxOptions {
   readonly tenancy?: Tenancy;
   /** Encrypt endpoint secrets at rest (AES-256-GCM); the first key encrypts, all decrypt. See secret-box.ts. */
   readonly secretKeys?: readonly SecretKey[];
+  /**
+   * Prepare the claim and completion statements once per connection (default true). `false` for a
+   * pool behind a proxy that does not keep a session's prepared statements (PgBouncer in transaction
+   * mode without `max_prepared_statements`).
+   */
+  readonly preparedStatements?: boolean;
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -40,7 +46,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
   }
   const tenancy = checkTenancy(options.tenancy, 'postgresOutbox');
   const codec = secretCodec(options.secretKeys, 'postgresOutbox');
-  const ctx = pgContext(pool, pgTables(schema, prefix), tenancy, codec);
+  const ctx = pgContext(pool, pgTables(schema, prefix), tenancy, codec, options.preparedStatements ?? true);
   return {
     kind: 'postgres',
     tenancy,

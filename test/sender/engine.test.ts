@@ -110,6 +110,24 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
     return { clock, contract, manager, endpoint, secret, sender, worker, disabled, drain };
   };
 
+  it.skipIf(fixture.skip)('nextDueAt: the earliest pending delivery of an enabled endpoint', async () => {
+    const { sender, manager, endpoint, clock } = await setup();
+    const other = await manager.register({ url: `${server.url}/other`, events: ['pet.adopted'] });
+    expect(await outbox.nextDueAt()).toBeUndefined();
+    const start = clock.now();
+    await sender.send('pet.adopted', { petId: 'p1', by: 'ann' });
+    clock.set(start + 5000);
+    await sender.send('pet.adopted', { petId: 'p2', by: 'ann' });
+    expect(await outbox.nextDueAt()).toBe(start);
+    // Both endpoints hold a delivery sent at `start`: disabling one leaves the other's.
+    await outbox.disableEndpoint(endpoint.id, 'manual', clock.now());
+    expect(await outbox.nextDueAt()).toBe(start);
+    await outbox.disableEndpoint(other.endpoint.id, 'manual', clock.now());
+    expect(await outbox.nextDueAt()).toBeUndefined();
+    await outbox.enableEndpoint(other.endpoint.id, clock.now());
+    expect(await outbox.nextDueAt()).toBe(start);
+  });
+
   it.skipIf(fixture.skip)('persists one delivery per subscribed endpoint before send resolves', async () => {
     const { sender, manager, endpoint } = await setup();
     const other = await manager.register({ url: `${server.url}/other`, events: ['pet.created'] });

@@ -42,23 +42,35 @@ describe('PostgreSQL claim plan', () => {
       [endpoint.id],
     );
     // Every scan of the claim's statements, explained and run (then rolled back) with the values the
-    // claim binds.
+    // claim binds: planned for those values, and generic (the plan a prepared statement may keep
+    // after its first runs, made without the values).
     const plans: string[] = [];
     const pool = db.pool as pg.Pool & { query: (...args: unknown[]) => Promise<unknown> };
-    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
-    pool.query = async (text: unknown, values?: unknown) => {
-      if (typeof text === 'string' && text.includes('SKIP LOCKED')) {
-        const client = await db.pool.connect();
-        try {
-          await client.query('BEGIN');
-          const plan = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, values as unknown[]);
-          plans.push(plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
-        } finally {
-          await client.query('ROLLBACK');
-          client.release();
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>;
+    pool.query = async (config: unknown, params?: unknown) => {
+      const { text, values } =
+        typeof config === 'string'
+          ? { text: config, values: params as unknown[] }
+          : (config as { text: string; values: unknown[] });
+      if (text.includes('SKIP LOCKED')) {
+        // Prepared as the outbox's statement is, then executed under each plan cache mode.
+        const args = values.map(literal).join(', ');
+        for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+          const client = await db.pool.connect();
+          try {
+            await client.query('BEGIN');
+            await client.query(`SET LOCAL plan_cache_mode = ${mode}`);
+            await client.query(`PREPARE claim_plan AS ${text}`);
+            const plan = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) EXECUTE claim_plan (${args})`);
+            plans.push(plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
+          } finally {
+            await client.query('ROLLBACK');
+            await client.query('DEALLOCATE claim_plan');
+            client.release();
+          }
         }
       }
-      return query(text as string, values as unknown[]);
+      return query(config, params);
     };
     const claimed = await outbox.claim({ owner: 'w', now: Date.now() + 1000, leaseMs: 30_000, limit: 32 });
     pool.query = query as typeof pool.query;
@@ -75,3 +87,12 @@ describe('PostgreSQL claim plan', () => {
     }
   });
 });
+
+/** A bound value as SQL text (EXECUTE takes no parameters of its own). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') return String(value);
+  if (value instanceof Date) return `'${value.toISOString()}'`;
+  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(', ')}]::text[]`;
+  return `'${String(value).replaceAll("'", "''")}'`;
+}

@@ -5,54 +5,54 @@
 import type { AttemptLog, CompleteInput, CompleteResult } from '../../outbox.js';
 import { completionBatcher, disableReason, type PendingCompletion, planCompletion } from '../completion.js';
 import { toAttempt } from '../rows.js';
-import { date, type PgContext, pgColumns, type Queryable } from './context.js';
+import { date, type PgContext, pgColumns, prepared, type Queryable } from './context.js';
 
 export function pgAttempts(ctx: PgContext): AttemptLog {
-  const { T, q, pool } = ctx;
+  const { T, q, qp, pool } = ctx;
+
+  const completeOne = prepared(
+    `WITH d AS (
+       UPDATE ${T.deliveries}
+       SET status = $4, next_attempt_at = $5, lease_owner = NULL, lease_until = NULL, last_error = $6,
+           updated_at = $7, finished_at = $8
+       WHERE id = $1 AND status = 'delivering' AND lease_owner = $2 AND attempts = $3
+       RETURNING id
+     ), a AS (
+       INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
+         status_code, error_code, error, response_snippet, outcome)
+       VALUES ($1, $9, $10, $3, $11, $12, $13, $14, $15, $16, $17)
+     ), e AS (
+       UPDATE ${T.endpoints}
+       SET consecutive_failures = CASE WHEN $18 THEN consecutive_failures + 1 ELSE 0 END
+       WHERE id = $10 AND EXISTS (SELECT 1 FROM d) AND ($18 OR consecutive_failures <> 0)
+       RETURNING consecutive_failures
+     )
+     SELECT (SELECT count(*) FROM d)::int AS applied, (SELECT consecutive_failures FROM e) AS failures`,
+  );
 
   const completeOn = async (db: Queryable, input: CompleteInput): Promise<CompleteResult> => {
     const { delivery, attempt, now } = input;
     const plan = planCompletion(input);
-    const [row] = await q(
-      db,
-      `WITH d AS (
-         UPDATE ${T.deliveries}
-         SET status = $4, next_attempt_at = $5, lease_owner = NULL, lease_until = NULL, last_error = $6,
-             updated_at = $7, finished_at = $8
-         WHERE id = $1 AND status = 'delivering' AND lease_owner = $2 AND attempts = $3
-         RETURNING id
-       ), a AS (
-         INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
-           status_code, error_code, error, response_snippet, outcome)
-         VALUES ($1, $9, $10, $3, $11, $12, $13, $14, $15, $16, $17)
-       ), e AS (
-         UPDATE ${T.endpoints}
-         SET consecutive_failures = CASE WHEN $18 THEN consecutive_failures + 1 ELSE 0 END
-         WHERE id = $10 AND EXISTS (SELECT 1 FROM d) AND ($18 OR consecutive_failures <> 0)
-         RETURNING consecutive_failures
-       )
-       SELECT (SELECT count(*) FROM d)::int AS applied, (SELECT consecutive_failures FROM e) AS failures`,
-      [
-        delivery.id,
-        delivery.leaseOwner,
-        delivery.attempt,
-        plan.status,
-        date(plan.nextAttemptAt),
-        plan.lastError,
-        date(now),
-        plan.finishedAt === null ? null : date(plan.finishedAt),
-        delivery.messageId,
-        delivery.endpoint.id,
-        date(attempt.startedAt),
-        attempt.durationMs,
-        attempt.statusCode ?? null,
-        attempt.errorCode ?? null,
-        attempt.error ?? null,
-        attempt.responseSnippet ?? null,
-        attempt.outcome,
-        plan.failed,
-      ],
-    );
+    const [row] = await qp(db, completeOne, [
+      delivery.id,
+      delivery.leaseOwner,
+      delivery.attempt,
+      plan.status,
+      date(plan.nextAttemptAt),
+      plan.lastError,
+      date(now),
+      plan.finishedAt === null ? null : date(plan.finishedAt),
+      delivery.messageId,
+      delivery.endpoint.id,
+      date(attempt.startedAt),
+      attempt.durationMs,
+      attempt.statusCode ?? null,
+      attempt.errorCode ?? null,
+      attempt.error ?? null,
+      attempt.responseSnippet ?? null,
+      attempt.outcome,
+      plan.failed,
+    ]);
     if (row?.applied !== 1) return { applied: false };
     if (!plan.failed) return { applied: true };
     const reason = disableReason(input, row.failures === null ? 0 : Number(row.failures));
@@ -73,46 +73,46 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
    * A batch of successes in one autocommit statement: the fenced delivery updates, the attempt rows
    * and the failure-counter resets (all successes, so completion order does not matter), from arrays.
    */
+  const completeMany = prepared(
+    `WITH i AS (
+       SELECT id, owner, attempt, to_timestamp(now_ms / 1000) AS now, message_id, endpoint_id,
+         to_timestamp(started_ms / 1000) AS started_at, duration_ms, status_code, snippet, n
+       FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[], $5::text[], $6::text[],
+         $7::float8[], $8::float8[], $9::int[], $10::text[]) WITH ORDINALITY
+         AS u (id, owner, attempt, now_ms, message_id, endpoint_id, started_ms, duration_ms, status_code, snippet, n)
+     ), d AS (
+       UPDATE ${T.deliveries} x
+       SET status = 'succeeded', next_attempt_at = i.now, lease_owner = NULL, lease_until = NULL, last_error = NULL,
+           updated_at = i.now, finished_at = i.now
+       FROM i WHERE x.id = i.id AND x.status = 'delivering' AND x.lease_owner = i.owner AND x.attempts = i.attempt
+       RETURNING x.id, x.endpoint_id
+     ), a AS (
+       INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
+         status_code, response_snippet, outcome)
+       SELECT id, message_id, endpoint_id, attempt, started_at, duration_ms, status_code, snippet, 'succeeded'
+       FROM i ORDER BY n
+     ), e AS (
+       UPDATE ${T.endpoints} SET consecutive_failures = 0
+       WHERE id IN (SELECT endpoint_id FROM d) AND consecutive_failures <> 0
+     )
+     SELECT (d.id IS NOT NULL) AS applied FROM i LEFT JOIN d ON d.id = i.id ORDER BY i.n`,
+  );
+
   const completeSuccesses = async (inputs: CompleteInput[]): Promise<CompleteResult[]> => {
     const col = <T>(f: (input: CompleteInput) => T) => inputs.map(f);
-    const rows = await q<{ applied: boolean }>(
-      pool,
-      `WITH i AS (
-         SELECT id, owner, attempt, to_timestamp(now_ms / 1000) AS now, message_id, endpoint_id,
-           to_timestamp(started_ms / 1000) AS started_at, duration_ms, status_code, snippet, n
-         FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[], $5::text[], $6::text[],
-           $7::float8[], $8::float8[], $9::int[], $10::text[]) WITH ORDINALITY
-           AS u (id, owner, attempt, now_ms, message_id, endpoint_id, started_ms, duration_ms, status_code, snippet, n)
-       ), d AS (
-         UPDATE ${T.deliveries} x
-         SET status = 'succeeded', next_attempt_at = i.now, lease_owner = NULL, lease_until = NULL, last_error = NULL,
-             updated_at = i.now, finished_at = i.now
-         FROM i WHERE x.id = i.id AND x.status = 'delivering' AND x.lease_owner = i.owner AND x.attempts = i.attempt
-         RETURNING x.id, x.endpoint_id
-       ), a AS (
-         INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
-           status_code, response_snippet, outcome)
-         SELECT id, message_id, endpoint_id, attempt, started_at, duration_ms, status_code, snippet, 'succeeded'
-         FROM i ORDER BY n
-       ), e AS (
-         UPDATE ${T.endpoints} SET consecutive_failures = 0
-         WHERE id IN (SELECT endpoint_id FROM d) AND consecutive_failures <> 0
-       )
-       SELECT (d.id IS NOT NULL) AS applied FROM i LEFT JOIN d ON d.id = i.id ORDER BY i.n`,
-      [
-        col((x) => x.delivery.id),
-        col((x) => x.delivery.leaseOwner),
-        col((x) => x.delivery.attempt),
-        // Times as epoch milliseconds: a Date per value costs its text form in the driver.
-        col((x) => x.now),
-        col((x) => x.delivery.messageId),
-        col((x) => x.delivery.endpoint.id),
-        col((x) => x.attempt.startedAt),
-        col((x) => x.attempt.durationMs),
-        col((x) => x.attempt.statusCode ?? null),
-        col((x) => x.attempt.responseSnippet ?? null),
-      ],
-    );
+    const rows = await qp<{ applied: boolean }>(pool, completeMany, [
+      col((x) => x.delivery.id),
+      col((x) => x.delivery.leaseOwner),
+      col((x) => x.delivery.attempt),
+      // Times as epoch milliseconds: a Date per value costs its text form in the driver.
+      col((x) => x.now),
+      col((x) => x.delivery.messageId),
+      col((x) => x.delivery.endpoint.id),
+      col((x) => x.attempt.startedAt),
+      col((x) => x.attempt.durationMs),
+      col((x) => x.attempt.statusCode ?? null),
+      col((x) => x.attempt.responseSnippet ?? null),
+    ]);
     return rows.map((r) => ({ applied: r.applied }));
   };
 

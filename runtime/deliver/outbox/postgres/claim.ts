@@ -6,10 +6,10 @@
 import { type ClaimCandidate, pickCandidates } from '../../claim-filter.js';
 import type { ClaimedDelivery, ClaimOptions, Endpoint } from '../../outbox.js';
 import { type Row, toHeaders } from '../rows.js';
-import { date, ms, type PgContext, pgColumns } from './context.js';
+import { date, ms, type PgContext, pgColumns, prepared } from './context.js';
 
 export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<ClaimedDelivery[]> {
-  const { T, q, pool } = ctx;
+  const { T, q, qp, pool } = ctx;
   const claimedColumns = `u.id AS delivery_id, u.message_id AS delivery_message_id, u.attempts AS delivery_attempts,
     m.event_type AS message_event_type, m.body AS message_body, m.headers AS message_headers,
     m.created_at AS message_created_at, e.*`;
@@ -62,44 +62,48 @@ export function pgClaim(ctx: PgContext): (options: ClaimOptions) => Promise<Clai
     endpoint,
   });
 
+  /**
+   * Prepared: after its first runs the server may keep a generic plan, made without the values, which
+   * walks the pending index in due order and stops at the limit instead of sorting every due row.
+   */
+  const unlimitedClaim = prepared(
+    `WITH expired AS (
+       SELECT d.id, d.endpoint_id, d.lease_until AS due FROM ${T.deliveries} d
+       WHERE d.status = 'delivering' AND d.lease_until <= $1
+         AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${unlimitedEndpoint} AND ${headOfKey}
+       ORDER BY d.lease_until LIMIT $3 FOR UPDATE OF d SKIP LOCKED
+     ), pending AS (
+       SELECT d.id, d.endpoint_id, d.next_attempt_at AS due FROM ${T.deliveries} d
+       WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+         AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${unlimitedEndpoint} AND ${headOfKey}
+       ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED
+     ), ranked AS (
+       SELECT id, due, row_number() OVER (PARTITION BY endpoint_id ORDER BY due) AS rn
+       FROM (SELECT * FROM expired UNION ALL SELECT * FROM pending) x
+     ), chosen AS (
+       SELECT id FROM ranked WHERE rn <= $4 ORDER BY due LIMIT $3
+     ), u AS (
+       UPDATE ${T.deliveries} d SET status = 'delivering', attempts = d.attempts + 1, lease_owner = $5,
+         lease_until = $6, updated_at = $1
+       FROM chosen WHERE d.id = chosen.id
+       RETURNING d.id, d.message_id, d.endpoint_id, d.attempts
+     )
+     SELECT f.any_limited, c.* FROM (SELECT ${anyLimited} AS any_limited) f
+     LEFT JOIN (SELECT ${claimedColumns} FROM ${claimedFrom}) c ON true`,
+  );
+
   /** One autocommit statement; `limited` says whether any enabled endpoint has a rate limit. */
   const unlimited = async (
     options: ClaimOptions,
   ): Promise<{ claimed: ClaimedDelivery[]; limited: boolean }> => {
-    const rows = await q(
-      pool,
-      `WITH expired AS (
-         SELECT d.id, d.endpoint_id, d.lease_until AS due FROM ${T.deliveries} d
-         WHERE d.status = 'delivering' AND d.lease_until <= $1
-           AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${unlimitedEndpoint} AND ${headOfKey}
-         ORDER BY d.lease_until LIMIT $3 FOR UPDATE OF d SKIP LOCKED
-       ), pending AS (
-         SELECT d.id, d.endpoint_id, d.next_attempt_at AS due FROM ${T.deliveries} d
-         WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-           AND NOT (d.endpoint_id = ANY ($2::text[])) AND ${unlimitedEndpoint} AND ${headOfKey}
-         ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED
-       ), ranked AS (
-         SELECT id, due, row_number() OVER (PARTITION BY endpoint_id ORDER BY due) AS rn
-         FROM (SELECT * FROM expired UNION ALL SELECT * FROM pending) x
-       ), chosen AS (
-         SELECT id FROM ranked WHERE rn <= $4 ORDER BY due LIMIT $3
-       ), u AS (
-         UPDATE ${T.deliveries} d SET status = 'delivering', attempts = d.attempts + 1, lease_owner = $5,
-           lease_until = $6, updated_at = $1
-         FROM chosen WHERE d.id = chosen.id
-         RETURNING d.id, d.message_id, d.endpoint_id, d.attempts
-       )
-       SELECT f.any_limited, c.* FROM (SELECT ${anyLimited} AS any_limited) f
-       LEFT JOIN (SELECT ${claimedColumns} FROM ${claimedFrom}) c ON true`,
-      [
-        date(options.now),
-        [...(options.excludeEndpointIds ?? [])],
-        options.limit,
-        options.perEndpointLimit ?? options.limit,
-        options.owner,
-        date(options.now + options.leaseMs),
-      ],
-    );
+    const rows = await qp(pool, unlimitedClaim, [
+      date(options.now),
+      [...(options.excludeEndpointIds ?? [])],
+      options.limit,
+      options.perEndpointLimit ?? options.limit,
+      options.owner,
+      date(options.now + options.leaseMs),
+    ]);
     // Always one row at least (the flag); a claimed delivery per row otherwise.
     const claimed = toClaimedRows(
       rows.filter((r) => r.delivery_id !== null),

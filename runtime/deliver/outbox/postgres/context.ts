@@ -5,6 +5,7 @@
 import type { Pool, PoolClient, QueryResultRow } from '../../../drivers/pg.js';
 import { isWebhookError, WebhookError } from '../../../errors.js';
 import { guardConnection, watchConnection } from '../../../pg-connection.js';
+import { sha256Hex } from '../../../signing/sha256.js';
 import type { Endpoint, TenantScope } from '../../outbox.js';
 import type { SecretCodec } from '../../secret-box.js';
 import { scopeTenant, type Tenancy } from '../../tenant.js';
@@ -17,6 +18,22 @@ export type { PgTables };
 export const ms = (value: unknown): number =>
   value instanceof Date ? value.getTime() : new Date(String(value)).getTime();
 export const date = (value: number): Date => new Date(value);
+
+/**
+ * A statement the driver prepares once per connection (node-postgres's named statements): the hot
+ * path's claim and completions are parsed and planned by the server once, not on every call, and their
+ * text is not sent again. The name is the text's hash, so outboxes with other tables (schema,
+ * prefix) sharing a pool never give one name two texts.
+ */
+export interface Prepared {
+  readonly name: string;
+  readonly text: string;
+}
+
+export const prepared = (text: string): Prepared => ({
+  name: `gw_${sha256Hex(text).slice(0, 24)}`,
+  text,
+});
 
 export const pgColumns: Columns = {
   time: ms,
@@ -33,6 +50,8 @@ export interface PgContext {
   /** Creates the schema once (a failure is retried by the next call). */
   init(): Promise<void>;
   q<R extends QueryResultRow>(db: Queryable, text: string, values?: unknown[]): Promise<R[]>;
+  /** `q` for a statement prepared on each connection that runs it (unless the outbox says not to). */
+  qp<R extends QueryResultRow>(db: Queryable, statement: Prepared, values: unknown[]): Promise<R[]>;
   inTransaction<R>(fn: (client: PoolClient) => Promise<R>): Promise<R>;
   toEndpoint(row: Row): Endpoint;
   tenantOf(scope: TenantScope | undefined): string | null;
@@ -42,7 +61,13 @@ export interface PgContext {
   ofTenant(column: string, n: number): string;
 }
 
-export function pgContext(pool: Pool, T: PgTables, tenancy: Tenancy, codec: SecretCodec): PgContext {
+export function pgContext(
+  pool: Pool,
+  T: PgTables,
+  tenancy: Tenancy,
+  codec: SecretCodec,
+  prepare = true,
+): PgContext {
   guardConnection(pool);
   const inTransaction = async <R>(fn: (client: PoolClient) => Promise<R>): Promise<R> => {
     const client = await pool.connect();
@@ -78,6 +103,12 @@ export function pgContext(pool: Pool, T: PgTables, tenancy: Tenancy, codec: Secr
     },
     q: async <R extends QueryResultRow>(db: Queryable, text: string, values: unknown[] = []) =>
       (await db.query<R>(text, values)).rows,
+    // The driver's query config form (`pg` takes `{ name, text, values }`); the structural driver
+    // type declares only the text form.
+    qp: async <R extends QueryResultRow>(db: Queryable, statement: Prepared, values: unknown[]) =>
+      prepare
+        ? (await (db.query as unknown as NamedQuery<R>)({ ...statement, values })).rows
+        : (await db.query<R>(statement.text, values)).rows,
     inTransaction,
     toEndpoint: (row) => toEndpoint(row, pgColumns, codec),
     tenantOf: (scope) => scopeTenant(scope, 'postgresOutbox'),
@@ -86,6 +117,12 @@ export function pgContext(pool: Pool, T: PgTables, tenancy: Tenancy, codec: Secr
       `($${n}::text IS NULL OR ${column} IN (SELECT id FROM ${T.endpoints} WHERE tenant = $${n}))`,
   };
 }
+
+type NamedQuery<R extends QueryResultRow> = (config: {
+  name: string;
+  text: string;
+  values: unknown[];
+}) => Promise<{ rows: R[] }>;
 
 /** The client a `send({ tx })` names. */
 export function asClient(tx: unknown): Queryable {

@@ -157,11 +157,14 @@ export function pgQueue(ctx: PgContext): DeliveryQueue {
 
     async nextDueAt() {
       await ctx.init();
+      // Each min() is one step of its partial index in order (rows of disabled endpoints skipped
+      // through a hashed list of them), not a read of every pending row: schedulers poll this.
       const [row] = await q(
         pool,
         `SELECT least(
-           (SELECT min(d.next_attempt_at) FROM ${T.deliveries} d JOIN ${T.endpoints} e ON e.id = d.endpoint_id
-             WHERE d.status = 'pending' AND e.enabled),
+           (SELECT min(d.next_attempt_at) FROM ${T.deliveries} d
+             WHERE d.status = 'pending'
+               AND d.endpoint_id NOT IN (SELECT x.id FROM ${T.endpoints} x WHERE NOT x.enabled)),
            (SELECT min(lease_until) FROM ${T.deliveries} WHERE status = 'delivering')) AS t`,
       );
       return row?.t === null || row?.t === undefined ? undefined : pgColumns.time(row.t);
