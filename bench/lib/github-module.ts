@@ -37,7 +37,7 @@ export async function generateGitHub(): Promise<GitHubModule> {
   const dir = fs.mkdtempSync(path.join(tmp, 'bench-github-'));
   const result = await generate({ inputs: [spec], out: dir, cwd: repoRoot });
   const folder = path.join(dir, result.contracts[0]?.name ?? '');
-  const { contract } = (await import(pathToFileURL(path.join(folder, 'contract.ts')).href)) as {
+  const { contract } = (await import(pathToFileURL(path.join(folder, 'contract.js')).href)) as {
     contract: Contract<EventMapBase>;
   };
   // The receiver's schemas: each zod schema behind its compiled predicate (validators.js).
