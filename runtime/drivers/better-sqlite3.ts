@@ -1,7 +1,7 @@
 /**
  * The part of better-sqlite3's API the SQLite store and outbox call, declared structurally: the runtime
  * type-checks without the driver or `@types/better-sqlite3`, and a real `Database` is assignable
- * (test/package/drivers.test.ts checks that against the driver's own types). Types only.
+ * (test/types/drivers.test-d.ts checks that against the driver's own types). Types only.
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: better-sqlite3 types transaction callbacks this way.

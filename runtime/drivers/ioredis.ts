@@ -1,6 +1,6 @@
 /**
  * The part of ioredis the Redis store calls, declared structurally: the runtime type-checks without
- * ioredis, and a real `Redis` or `Cluster` is assignable (test/package/drivers.test.ts checks that
+ * ioredis, and a real `Redis` or `Cluster` is assignable (test/types/drivers.test-d.ts checks that
  * against the driver's own types). Types only.
  */
 

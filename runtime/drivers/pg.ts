@@ -1,7 +1,7 @@
 /**
  * The part of node-postgres (`pg`) the PostgreSQL store and outbox call, declared structurally: the
  * runtime type-checks without `pg` or `@types/pg`, and a real `Pool`, `PoolClient` or `Client` is
- * assignable (test/package/drivers.test.ts checks that against the driver's own types). Types only.
+ * assignable (test/types/drivers.test-d.ts checks that against the driver's own types). Types only.
  */
 
 /** A result row: column name → value (pg types it the same way). */
