@@ -6,7 +6,8 @@
  * In ack-fast mode the event is queued durably after validation and answered at once; a worker runs
  * the same claim → handler → done steps later.
  *
- * Assembled here from receiver-options.ts, receive-request.ts, traced-handle.ts, receiver-object.ts.
+ * Assembled here from contract-rules.ts (through the parts), receiver-options.ts, receive-request.ts and
+ * receiver-object.ts; the `hooks` and `tracing` observers wrap each delivery's steps.
  */
 
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
