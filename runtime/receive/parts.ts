@@ -1,8 +1,8 @@
 /**
  * What a receiver or parser needs beyond the pipeline, chosen per contract so a bundle carries only
- * that: the signature scheme factory (Web Crypto or node:crypto, per entry), the contract's rules or a
- * preset's provider rules (`contract-rules.ts`), and the form/multipart decoder for a contract with `bodies`. The entries'
- * `createReceiver`/`createParser` pass every part (any contract works); generated receivers pass
+ * that: the signature scheme factory (Web Crypto or node:crypto, per entry), the contract's rules or
+ * a preset's provider rules (`contract-rules.ts`), and the form/multipart decoder for a contract
+ * with `bodies`. The entries' `createReceiver`/`createParser` pass every part (any contract works); generated receivers pass
  * `standardWebhooksParts`, `hmacParts`, `unsignedParts` or `presetParts(<name>Preset)`, plus
  * `contractHandshakes` for declared handshakes, `ackFastQueue()` for a preset that defaults to
  * ack-fast, `headerSelector` for a `header` selector and `schemaSelector` for a choice by schema. The Node entry's parts add `node` (`receiver.node()`); the Web entry's never do.

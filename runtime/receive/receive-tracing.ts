@@ -44,14 +44,10 @@ function spanSteps(span: DeliverySpan, steps: DeliverySteps): DeliverySteps {
 }
 
 export function receiveTracing(tracer: ReceiveTracing): ReceiveTracing & ReceiveObserver {
+  const startProcessing = tracer.startProcessing?.bind(tracer);
   return {
     startDelivery: (headers) => tracer.startDelivery(headers),
-    ...(tracer.startProcessing === undefined
-      ? {}
-      : {
-          startProcessing: (headers) =>
-            (tracer.startProcessing as NonNullable<typeof tracer.startProcessing>)(headers),
-        }),
+    ...(startProcessing === undefined ? {} : { startProcessing }),
     start(request, steps) {
       let span: DeliverySpan | undefined;
       try {
