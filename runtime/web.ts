@@ -171,6 +171,7 @@ export {
 } from './stores/postgres.js';
 export { type RedisStoreOptions, redisStore } from './stores/redis.js';
 export { RETRY_WINDOWS, type RetryWindowProvider } from './stores/retry-windows.js';
+export { transactionWithDeadline } from './stores/transaction-deadline.js';
 export {
   type ClaimOptions,
   type ClaimResult,

@@ -120,8 +120,8 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     );
 
   // Every store call the run paths make has a deadline (a partitioned store answers 503, not never).
-  const bounded =
-    store === undefined ? undefined : storeWithDeadline(store, answersInProcess(store) ? 0 : storeTimeoutMs);
+  const deadlineMs = store === undefined || answersInProcess(store) ? 0 : storeTimeoutMs;
+  const bounded = store === undefined ? undefined : storeWithDeadline(store, deadlineMs);
   // How a done record that failed to write is retried: the parts' choice (Node: in the background).
   const completions = (parts.completions ?? inlineCompletions)({
     store: bounded,
@@ -142,6 +142,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     fail,
     inProgress,
     completions,
+    deadlineMs,
   };
   /** Claim → handler → done, or the transactional equivalent. Never throws. */
   const run = o.transactional === true && store !== undefined ? transactionalRun(ctx) : plainRun(ctx);

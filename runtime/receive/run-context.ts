@@ -26,6 +26,8 @@ export interface RunContext {
   /** 409 + Retry-After: another request holds the claim. */
   readonly inProgress: (ids: Ids) => ReceiveResult;
   readonly completions: Completions;
+  /** The deadline a store applies to its own transaction work, ms (0: none). */
+  readonly deadlineMs: number;
 }
 
 /**

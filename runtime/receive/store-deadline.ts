@@ -2,22 +2,17 @@
  * A deadline on every store call. A partitioned database does not fail, it stops answering: without
  * a bound the receiver never answered, and the provider timed out (Discord after 3 s) and retried
  * into the same hang. Each call the receiver makes rejects with `store_error` (503 + Retry-After)
- * after `storeTimeoutMs`. A call cannot be cancelled, so what it does after its deadline is made
+ * after `storeTimeoutMs` (a transaction's own work too: the store applies it, see
+ * stores/transaction-deadline.ts). A call cannot be cancelled, so what it does after its deadline is made
  * harmless: a late claim is released, late dequeued rows are handed back uncounted, and a late
  * enqueue or completion simply stands (the sender's retry then finds the event queued or done).
  */
-import { WebhookError } from '../errors.js';
-import type { EventQueue, TransactionResult } from '../stores/types.js';
+import { storeTimeout } from '../stores/transaction-deadline.js';
+import type { EventQueue } from '../stores/types.js';
 import type { DedupeStore } from './run-context.js';
 
 /** Default deadline of one store call: well inside the strictest provider timeout (Discord, 3 s). */
 export const DEFAULT_STORE_TIMEOUT_MS = 1500;
-
-export function storeTimeout(operation: string, ms: number): WebhookError {
-  return new WebhookError('store_error', `Idempotency store: ${operation} did not answer within ${ms} ms`, {
-    details: { operation, timeoutMs: ms },
-  });
-}
 
 /** `work`, or a `store_error` after `ms`; `late` receives a value that arrives after the deadline. */
 export function withDeadline<T>(
@@ -75,57 +70,10 @@ export function storeWithDeadline(store: DedupeStore, ms: number): DedupeStore {
     (bounded as { extend: typeof extend }).extend = (key, options) =>
       withDeadline(extend(key, options), ms, 'extend');
   }
+  // A transaction bounds its own work: the store gets the deadline in its options (transaction-deadline.ts).
   const transaction = store.transaction?.bind(store);
-  if (transaction !== undefined) {
-    (bounded as { transaction: typeof transaction }).transaction = (key, options, fn) =>
-      transactionWithDeadline(transaction, ms, key, options, fn);
-  }
+  if (transaction !== undefined) (bounded as { transaction: typeof transaction }).transaction = transaction;
   return bounded;
-}
-
-type Transaction = NonNullable<DedupeStore['transaction']>;
-
-/**
- * The deadline covers the store's own work (connect, BEGIN, lock, the dedupe row, COMMIT), not the
- * handler's: the clock stops while `fn` runs and starts again after it. A transaction whose deadline
- * passed before `fn` was reached never runs it: it rolls back, as the sender was already told 503.
- */
-function transactionWithDeadline<T>(
-  transaction: Transaction,
-  ms: number,
-  key: string,
-  options: Parameters<Transaction>[1],
-  fn: (tx: unknown) => T | Promise<T>,
-): Promise<TransactionResult<T>> {
-  return new Promise<TransactionResult<T>>((resolve, reject) => {
-    let expired = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = (operation: string): void => {
-      timer = setTimeout(() => {
-        expired = true;
-        reject(storeTimeout(operation, ms));
-      }, ms);
-    };
-    arm('transaction');
-    transaction(key, options, async (tx) => {
-      if (expired) throw storeTimeout('transaction', ms);
-      clearTimeout(timer);
-      try {
-        return await fn(tx);
-      } finally {
-        if (!expired) arm('commit');
-      }
-    }).then(
-      (result) => {
-        clearTimeout(timer);
-        if (!expired) resolve(result as TransactionResult<T>);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        if (!expired) reject(error);
-      },
-    );
-  });
 }
 
 /**

@@ -14,6 +14,7 @@ export {
 export { type RedisStoreOptions, redisStore } from './redis.js';
 export { RETRY_WINDOWS, type RetryWindowProvider } from './retry-windows.js';
 export { type SqliteStore, type SqliteStoreOptions, sqliteSchema, sqliteStore } from './sqlite.js';
+export { transactionWithDeadline } from './transaction-deadline.js';
 export {
   type ClaimOptions,
   type ClaimResult,

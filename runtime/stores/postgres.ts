@@ -17,6 +17,7 @@ import { batchSizeOf, inBatches } from './batches.js';
 import { sqlIdentifier } from './identifier.js';
 import { storeKey } from './key.js';
 import { Mutex } from './mutex.js';
+import { transactionWithDeadline } from './transaction-deadline.js';
 import type {
   ClaimOptions,
   ClaimResult,
@@ -326,14 +327,20 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
     },
     async transaction<T>(
       id: string,
-      { ttlMs, now }: TransactionOptions,
+      { ttlMs, now, timeoutMs }: TransactionOptions,
       fn: (tx: PostgresTx) => T | Promise<T>,
     ): Promise<TransactionResult<T>> {
       const key = storeKey(id);
-      const run = async (
+      return transactionWithDeadline(
+        timeoutMs,
+        (inner) => withClient((client, watch) => run(client, watch, inner)),
+        fn,
+      );
+      async function run(
         client: PoolClient | Client,
         watch: ConnectionWatch,
-      ): Promise<TransactionResult<T>> => {
+        inner: (tx: PostgresTx) => Promise<T>,
+      ): Promise<TransactionResult<T>> {
         const sql = async <R extends QueryResultRow>(name: string, text: string, values: unknown[] = []) => {
           try {
             return await client.query<R>(text, values);
@@ -361,7 +368,7 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
             await sql('rollback', 'ROLLBACK');
             return { status: classify(rows[0], now) === 'duplicate' ? 'duplicate' : 'in_progress' };
           }
-          const value = await fn(client);
+          const value = await inner(client);
           await sql('commit', 'COMMIT');
           return { status: 'committed', value };
         } catch (error) {
@@ -372,8 +379,7 @@ export function postgresStore(db: Pool | Client, options: PostgresStoreOptions =
           await client.query('ROLLBACK').catch(() => {});
           throw error;
         }
-      };
-      return withClient(run);
+      }
     },
   };
 }

@@ -38,7 +38,16 @@ export interface CleanupOptions {
   readonly pauseMs?: number;
 }
 
-export interface TransactionOptions extends ClaimOptions, CompleteOptions {}
+export interface TransactionOptions extends ClaimOptions, CompleteOptions {
+  /**
+   * Deadline (ms) on the store's own work (connect, BEGIN, lock, the dedupe row, COMMIT), not on
+   * `fn`'s: past it the call rejects with `store_error`, and a transaction that had not reached `fn`
+   * rolls back without running it. 0 or absent: none. The receiver passes its `storeTimeoutMs`
+   * (0 for a store that answers in process); a store over the network applies it with
+   * `transactionWithDeadline`.
+   */
+  readonly timeoutMs?: number;
+}
 
 /** Result of `transaction`: the handler's value when it ran, or why it did not run. */
 export type TransactionResult<T> =
