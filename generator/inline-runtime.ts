@@ -214,6 +214,7 @@ function partsExports(dir: string, model: ContractModel): string {
     lines.push(`export { ${part} } from './receive/parts-node.js';`);
   }
   const imports = receiverParts(model).imports;
+  if (imports.includes('contentId')) lines.push("export { contentId } from './receive/parts.js';");
   if (imports.includes('decodeBody')) lines.push("export { decodeBody } from './receive/decode-body.js';");
   if (imports.includes('contractHandshakes')) {
     lines.push("export { contractHandshakes } from './receive/contract-handshakes.js';");

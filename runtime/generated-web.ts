@@ -37,7 +37,7 @@ export { contractHandshakes } from './receive/contract-handshakes.js';
 export { createReceiverWith } from './receive/create-receiver.js';
 export { decodeBody } from './receive/decode-body.js';
 export { envelopeReader } from './receive/envelope-reader.js';
-export { presetParts, type ReceiverParts } from './receive/parts.js';
+export { contentId, presetParts, type ReceiverParts } from './receive/parts.js';
 export {
   asymmetricParts,
   hmacParts,

@@ -36,7 +36,7 @@ export { contractHandshakes } from './receive/contract-handshakes.js';
 export { createReceiverWith } from './receive/create-receiver.js';
 export { decodeBody } from './receive/decode-body.js';
 export { envelopeReader } from './receive/envelope-reader.js';
-export type { ReceiverParts } from './receive/parts.js';
+export { contentId, type ReceiverParts } from './receive/parts.js';
 export {
   asymmetricParts,
   hmacParts,

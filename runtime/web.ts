@@ -92,7 +92,7 @@ export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './receive/create-rec
 export { decodeBody } from './receive/decode-body.js';
 export { type EnvelopeReader, envelopeReader } from './receive/envelope-reader.js';
 export type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './receive/hooks.js';
-export { presetParts, type ReceiverParts, schemeParts } from './receive/parts.js';
+export { contentId, presetParts, type ReceiverParts, schemeParts } from './receive/parts.js';
 export {
   asymmetricParts,
   hmacParts,

@@ -43,6 +43,19 @@ function choosesBySchema(model: ContractModel): boolean {
 }
 
 /**
+ * Whether a delivery may reach the receiver without an id (runtime/receive/receive-request.ts then
+ * takes the SHA-256 of its body, the `contentId` part): a Standard Webhooks delivery always has its
+ * signed `webhook-id`, and an envelope that requires its `id` field has one; a preset's parts carry
+ * `contentId` themselves.
+ */
+function mayLackId(model: ContractModel): boolean {
+  const { signature, envelope } = model;
+  if (signature.kind === 'standard-webhooks' || signature.kind === 'preset') return false;
+  if (envelope.kind !== 'envelope') return true;
+  return envelope.absent?.includes('id') === true || envelope.optional?.includes('id') === true;
+}
+
+/**
  * The runtime parts this contract's receiver needs: the names to import and the expression that
  * combines them (a `ReceiverParts`).
  */
@@ -65,6 +78,7 @@ export function receiverParts(model: ContractModel): {
             ? { imports: ['asymmetricParts'], expression: 'asymmetricParts' }
             : { imports: ['standardWebhooksParts'], expression: 'standardWebhooksParts' };
   const extra: string[] = [];
+  if (mayLackId(model)) extra.push('contentId');
   if (model.selector.kind === 'header') extra.push('headerSelector');
   if (choosesBySchema(model)) extra.push('schemaSelector');
   // A preset parses its own bodies and answers its own handshakes (the runtime ignores the contract's).

@@ -183,6 +183,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
       maxBodyBytes,
       unknownEvent,
       logger,
+      parts.contentId,
     ),
     fail,
     maxBodyBytes,

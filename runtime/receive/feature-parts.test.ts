@@ -22,8 +22,9 @@ import { sqliteStore } from '../stores/sqlite.js';
 import { ackFastQueue } from './ack-fast-mode.js';
 import { contractHandshakes } from './contract-handshakes.js';
 import { createReceiverWith } from './create-receiver.js';
+import { contentId } from './parts.js';
 import { standardWebhooksParts as nodeParts, presetParts } from './parts-node.js';
-import { standardWebhooksParts as webParts } from './parts-web.js';
+import { unsignedParts, standardWebhooksParts as webParts } from './parts-web.js';
 
 function configError(build: () => unknown): WebhookError {
   try {
@@ -125,6 +126,31 @@ describe('feature parts', () => {
     expect(answer).toMatchObject({ status: 200, body: 'abc' });
   });
 
+  it('a delivery without an id is deduplicated by its content with the contentId part', async () => {
+    const contract = {
+      ...petstore,
+      signature: { kind: 'none' },
+      envelope: { kind: 'envelope', optional: ['id'] },
+    } as Contract<EventMapBase>;
+    const seen: string[] = [];
+    const receiver = createReceiverWith(
+      contract,
+      { store: memoryStore(), handlers: { 'pet.adopted': (event) => void seen.push(event.id) } },
+      { ...unsignedParts, contentId },
+    );
+    const body = JSON.stringify({
+      type: 'pet.adopted',
+      timestamp: new Date().toISOString(),
+      data: adopted(),
+    });
+    const first = await receiver.handle({ headers: { 'content-type': 'application/json' }, body });
+    const again = await receiver.handle({ headers: { 'content-type': 'application/json' }, body });
+    expect(first).toMatchObject({ status: 200, outcome: 'processed' });
+    expect(again).toMatchObject({ status: 200, outcome: 'duplicate' });
+    expect(seen).toEqual([first.id]);
+    expect(first.id).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
   it('receiver.node() comes with the Node parts only', () => {
     const options = { secret: SECRET, store: memoryStore() };
     expect(typeof createReceiverWith(petstore, options, nodeParts).node()).toBe('function');
@@ -148,8 +174,24 @@ describe("the generator's receiver parts", () => {
   it('emits the feature parts a contract needs, and no other', () => {
     const byType = { kind: 'body', field: 'type' };
     const events = [{ name: 'a' }, { name: 'b', match: { body: 'c' } }];
-    const base = { selector: byType, events };
+    const base = { selector: byType, events, envelope: { kind: 'envelope' } };
     expect(receiverParts(model({ ...base, signature: { kind: 'hmac' } })).expression).toBe('hmacParts');
+    // A delivery that may carry no id is identified by its content: the contentId part.
+    for (const envelope of [
+      { kind: 'bare' },
+      { kind: 'envelope', absent: ['id'] },
+      { kind: 'envelope', optional: ['id'] },
+    ]) {
+      for (const kind of ['hmac', 'none', 'asymmetric']) {
+        expect(receiverParts(model({ ...base, envelope, signature: { kind } })).imports).toContain(
+          'contentId',
+        );
+      }
+      // Standard Webhooks signs a webhook-id into every delivery; a preset's parts carry contentId.
+      expect(
+        receiverParts(model({ ...base, envelope, signature: { kind: 'standard-webhooks' } })).imports,
+      ).not.toContain('contentId');
+    }
     expect(
       receiverParts(
         model({

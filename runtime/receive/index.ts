@@ -5,7 +5,7 @@ export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './create-receiver.js
 export { decodeBody } from './decode-body.js';
 export { type EnvelopeReader, envelopeReader } from './envelope-reader.js';
 export type { DeliveryTiming, ReceiverHooks, ReceiverLogger } from './hooks.js';
-export { type ReceiverParts, schemeParts } from './parts.js';
+export { contentId, type ReceiverParts, schemeParts } from './parts.js';
 export {
   asymmetricParts,
   hmacParts,

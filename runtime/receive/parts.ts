@@ -54,6 +54,12 @@ export interface ReceiverParts {
    * (`contractRules`) or its provider's (`presetRules`).
    */
   readonly rules: RulesFactory;
+  /**
+   * The id of a delivery that carries none (the SHA-256 of its body): in every preset's parts; the
+   * generator adds it for a contract whose deliveries may lack an id (a Standard Webhooks delivery
+   * always has one, as has an envelope that requires its `id`).
+   */
+  readonly contentId?: typeof contentId;
   /** The decoder of a contract that declares `bodies` (form-encoded, multipart). */
   readonly decodeBody?: (formats: BodyFormats, bytes: Uint8Array, headers: HeadersInput) => unknown;
   /** Reads an enveloped contract's envelope; in every scheme's parts, not in `presetParts` (bare bodies). */
@@ -108,7 +114,7 @@ export function schemeParts<K extends Exclude<SignatureConfig['kind'], 'preset'>
 /** The parts of one provider preset (its scheme and its rules; nothing of the other presets). */
 export function presetParts(preset: ProviderPreset): ReceiverParts {
   const scheme = (options: PresetSchemeOptions) => preset.scheme(options);
-  return { scheme: (_config, options) => scheme(options), rules: presetRules(preset, scheme) };
+  return { scheme: (_config, options) => scheme(options), rules: presetRules(preset, scheme), contentId };
 }
 
 /**

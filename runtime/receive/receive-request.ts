@@ -15,7 +15,7 @@ import type { Dispatcher, Extracted } from './dispatch.js';
 import { type AnyHandler, isThenable } from './handler-event.js';
 import type { ReceiverLogger } from './hooks.js';
 import { safeLog } from './observe.js';
-import { contentId } from './parts.js';
+import type { contentId } from './parts.js';
 import type { Checked } from './policy.js';
 import type { LooseOptions } from './receiver-options.js';
 import { statusResult } from './respond.js';
@@ -28,7 +28,8 @@ function handshakeResult(answer: HandshakeResponse): ReceiveResult {
 }
 
 /**
- * Positional parts (not one object) so a minifier shortens every name. `steps` are the receiver's
+ * Positional parts (not one object) so a minifier shortens every name. `idOf` is the parts'
+ * `contentId`, present whenever the contract's deliveries may carry no id. `steps` are the receiver's
  * verify, check and run; each of `observers` (hooks, tracing) wraps them per request.
  */
 export function receivePipeline(
@@ -45,6 +46,7 @@ export function receivePipeline(
   maxBodyBytes: number,
   unknownEvent: NonNullable<LooseOptions['unknownEvent']>,
   logger: ReceiverLogger,
+  idOf: typeof contentId | undefined,
 ): (request: ReceiveRequest) => Promise<ReceiveResult> {
   const receive = async (request: ReceiveRequest, s: DeliverySteps): Promise<ReceiveResult> => {
     const context: { id?: string; type?: string } = {};
@@ -70,7 +72,7 @@ export function receivePipeline(
       const answer = isThenable(answering) ? await answering : answering;
       if (answer !== undefined) return handshakeResult(answer);
       const x = dispatch(body, request.headers, verified);
-      const id = eventId?.(request.headers, body, verified) ?? x.id ?? (await contentId(bytes));
+      const id = eventId?.(request.headers, body, verified) ?? x.id ?? (await idOf!(bytes));
       context.id = id;
       context.type = x.event ?? x.type;
       s.identified?.(id, context.type, x.event === undefined);

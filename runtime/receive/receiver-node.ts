@@ -18,7 +18,7 @@ import { anyRules } from './contract-rules.js';
 import { createReceiverWith } from './create-receiver.js';
 import { decodeBody } from './decode-body.js';
 import { checkedEnvelopeReader } from './envelope-reader.js';
-import { type ReceiverParts, verifyingSchemes } from './parts.js';
+import { contentId, type ReceiverParts, verifyingSchemes } from './parts.js';
 import { headerSelector } from './select-header.js';
 import { schemaSelector } from './select-schema.js';
 import type { HandlerTx, Receiver, ReceiverOptions } from './types.js';
@@ -36,6 +36,7 @@ const allParts: ReceiverParts = {
   verification: verificationAnswer,
   missingKey: missingVerificationKey,
   unsignedId: unsignedIdCheck,
+  contentId,
   handshakes: contractHandshakes,
   ackFast: /* @__PURE__ */ ackFastQueue(),
   node: nodeHandler,

@@ -14,7 +14,7 @@ import type { PresetOptions } from '../presets/types.js';
 import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
 import { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 import { createDispatcher } from './dispatch.js';
-import { contentId, type ReceiverParts, rulesFor } from './parts.js';
+import { type ReceiverParts, rulesFor } from './parts.js';
 import { policyCheck } from './policy.js';
 import { toWebhookError } from './respond.js';
 import type { ReceiveRequest } from './types.js';
@@ -95,7 +95,7 @@ export function createParserWith<M extends EventMapBase>(
         details: { type: x.type },
       });
     }
-    const id = eventId?.(headers, body, verified) ?? x.id ?? (await contentId(bytes));
+    const id = eventId?.(headers, body, verified) ?? x.id ?? (await parts.contentId!(bytes));
     const { data } = await check(x.event, x.data, x.dataPointer, { id, type: x.event });
     return { id, type: x.event, timestamp: x.timestamp, data } as ParsedEvent<M>;
   };

@@ -3,6 +3,7 @@ import {
   createParserWith,
   createReceiverWith,
   asymmetricParts,
+  contentId,
   type Parser,
   type ParserOptions,
   type PublicKeyInput,
@@ -18,7 +19,7 @@ export interface PublicKeyOption {
   readonly publicKey: PublicKeyInput | readonly PublicKeyInput[];
 }
 
-const parts: ReceiverParts = asymmetricParts;
+const parts: ReceiverParts = { ...asymmetricParts, contentId };
 
 /** Verifies, validates and dispatches Key-signed invoices deliveries to typed handlers. */
 export function createReceiver<Tx = undefined, T extends boolean = false>(
