@@ -1,20 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HandshakeConfig } from '../handshake-config.js';
-import { contractHandshakes } from './contract-handshakes.js';
+import { declaredHandshakes } from './contract-handshakes.js';
 
 const bytes = new Uint8Array();
 const post = { method: 'POST', url: 'https://hooks.example/in', headers: {}, body: bytes };
 const PRINTABLE = /^[\x20-\x7e]{1,1024}$/;
 
-describe('contractHandshakes', () => {
+describe('declaredHandshakes', () => {
   const slack: HandshakeConfig = {
     kind: 'echo',
     when: { body: { '/type': 'url_verification' } },
     challenge: { body: '/challenge' },
     respond: { kind: 'json', field: 'challenge' },
   };
-  const own = contractHandshakes([slack], [], { verificationEvent: true });
+  const own = declaredHandshakes([slack], [], { verificationEvent: true });
 
   it('echoes exactly a printable challenge of 1–1024 characters, and nothing else', async () => {
     await fc.assert(
@@ -46,19 +46,19 @@ describe('contractHandshakes', () => {
       data: { challenge: 'abc' },
     };
     expect((await own?.after(post, body))?.body).toBe('{"challenge":"abc"}');
-    const off = contractHandshakes([slack], [], { verificationEvent: false });
+    const off = declaredHandshakes([slack], [], { verificationEvent: false });
     expect(await off?.after(post, body)).toBeUndefined();
-    expect(contractHandshakes([], [], { verificationEvent: false })).toBeUndefined();
+    expect(declaredHandshakes([], [], { verificationEvent: false })).toBeUndefined();
   });
 
   it('unsigned handshakes are answered before verification, signed ones only after', async () => {
     const graph: HandshakeConfig = { kind: 'echo', signed: false, challenge: { query: 'validationToken' } };
-    const both = contractHandshakes([graph, slack], [], { verificationEvent: false });
+    const both = declaredHandshakes([graph, slack], [], { verificationEvent: false });
     const url = 'https://hooks.example/in?validationToken=t0k';
     expect((await both?.before?.({ ...post, url }))?.body).toBe('t0k');
     const slackBody = new TextEncoder().encode('{"type":"url_verification","challenge":"c"}');
     expect(await both?.before?.({ ...post, body: slackBody })).toBeUndefined();
-    expect(contractHandshakes([slack], [], { verificationEvent: true })?.before).toBeUndefined();
+    expect(declaredHandshakes([slack], [], { verificationEvent: true })?.before).toBeUndefined();
   });
 
   describe('verifyToken', () => {
@@ -82,7 +82,7 @@ describe('contractHandshakes', () => {
           fc.string({ minLength: 1, maxLength: 40 }),
           fc.string(),
           async (configured, sent) => {
-            const own = contractHandshakes([meta], [], { verificationEvent: false, verifyToken: configured });
+            const own = declaredHandshakes([meta], [], { verificationEvent: false, verifyToken: configured });
             const q = new URLSearchParams({
               'hub.mode': 'subscribe',
               'hub.verify_token': sent,
@@ -100,13 +100,13 @@ describe('contractHandshakes', () => {
     });
 
     it('a missing token is 403; a request the condition does not hold for is no handshake', async () => {
-      const own = contractHandshakes([meta], [], { verificationEvent: false, verifyToken: 't0k' });
+      const own = declaredHandshakes([meta], [], { verificationEvent: false, verifyToken: 't0k' });
       expect((await own?.before?.(get('hub.mode=subscribe&hub.challenge=c1')))?.status).toBe(403);
       expect(await own?.before?.(get('hub.mode=other&hub.challenge=c1'))).toBeUndefined();
     });
 
     it('reads the token from a body pointer (a signed POST): only a string equal to it passes', async () => {
-      const own = contractHandshakes([bodyToken], [], { verificationEvent: false, verifyToken: 't0k' });
+      const own = declaredHandshakes([bodyToken], [], { verificationEvent: false, verifyToken: 't0k' });
       expect(await own?.after(post, { token: 't0k', challenge: 'c1' })).toMatchObject({
         status: 200,
         body: 'c1',
@@ -120,7 +120,7 @@ describe('contractHandshakes', () => {
     it('without a configured token the receiver cannot be built: invalid_config with the pointer', () => {
       for (const verifyToken of [undefined, '']) {
         expect(() =>
-          contractHandshakes([bodyToken, meta], [], { verificationEvent: false, verifyToken }),
+          declaredHandshakes([bodyToken, meta], [], { verificationEvent: false, verifyToken }),
         ).toThrow(
           expect.objectContaining({
             code: 'invalid_config',
@@ -130,7 +130,7 @@ describe('contractHandshakes', () => {
       }
       // A contract without a token check needs none.
       expect(
-        contractHandshakes([{ ...meta, verifyToken: undefined }], [], { verificationEvent: false }),
+        declaredHandshakes([{ ...meta, verifyToken: undefined }], [], { verificationEvent: false }),
       ).toBeDefined();
     });
   });

@@ -7,6 +7,7 @@
  * - `after(body)`: signed handshakes, answered once the request verified.
  */
 import { toText } from '../bytes.js';
+import type { Contract, EventMapBase } from '../contract.js';
 import { WebhookError } from '../errors.js';
 import type { HandshakeConfig, HandshakeMatch, HandshakeSource } from '../handshake-config.js';
 import { headerValue, jsonResponse } from '../presets/support.js';
@@ -15,6 +16,7 @@ import { equalText } from '../presets/web-crypto.js';
 import { emptyResponse, isRecord, textResponse } from '../presets/web-support.js';
 import { encodeBase64, encodeHex } from '../signing/encoding.js';
 import type { Secret } from '../signing/scheme.js';
+import { keyList } from '../signing/verification-key.js';
 import { CHALLENGE, verificationAnswer } from './verification-event.js';
 
 const ORIGIN_HEADER = 'webhook-request-origin';
@@ -165,7 +167,21 @@ async function answer(
   });
 }
 
+/**
+ * The receiver part (`handshakes: contractHandshakes`): the handshakes `contract` declares, with the
+ * sender's endpoint verification event unless the contract has an event of that name itself.
+ */
 export function contractHandshakes(
+  contract: Contract<EventMapBase>,
+  o: { readonly secret?: Secret | readonly Secret[] | undefined; readonly verifyToken?: string | undefined },
+): ContractHandshakes | undefined {
+  return declaredHandshakes(contract.handshakes ?? [], keyList(o.secret), {
+    verificationEvent: !Object.hasOwn(contract.events, 'webhook.verification'),
+    verifyToken: o.verifyToken,
+  });
+}
+
+export function declaredHandshakes(
   configs: readonly HandshakeConfig[],
   secrets: readonly Secret[],
   options: { readonly verificationEvent: boolean; readonly verifyToken?: string | undefined },

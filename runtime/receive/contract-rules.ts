@@ -22,7 +22,6 @@ import type {
   Secret,
   VerifiedDelivery,
 } from '../signing/scheme.js';
-import { keyList } from '../signing/verification-key.js';
 import type { ContractHandshakes, contractHandshakes } from './contract-handshakes.js';
 import type { verificationAnswer } from './verification-event.js';
 
@@ -97,17 +96,13 @@ export const contractRules: RulesFactory = (contract, o, parts, now) => {
   return {
     scheme: o.scheme ?? parts.scheme(contract.signature, schemeOptions(o, now)),
     parseBody: formats === undefined ? parseJson : (bytes, headers) => decode!(formats, bytes, headers),
-    handshakes: () => {
-      const verificationEvent = !Object.hasOwn(contract.events, 'webhook.verification');
-      const declared = contract.handshakes ?? [];
-      if (declared.length > 0) {
-        return parts.handshakes!(declared, keyList(o.secret), {
-          verificationEvent,
-          verifyToken: o.verifyToken,
-        });
-      }
-      return verificationEvent ? { after: (_r, body) => parts.verification!(body) } : undefined;
-    },
+    // A contract that declares handshakes has the part, which also answers the verification event.
+    handshakes: () =>
+      contract.handshakes?.length
+        ? parts.handshakes!(contract, o)
+        : Object.hasOwn(contract.events, 'webhook.verification')
+          ? undefined
+          : { after: (_r, body) => parts.verification!(body) },
   };
 };
 

@@ -135,7 +135,10 @@ describe('feature parts', () => {
     const seen: string[] = [];
     const receiver = createReceiverWith(
       contract,
-      { store: memoryStore(), handlers: { 'pet.adopted': (event) => void seen.push(event.id) } },
+      {
+        store: memoryStore(),
+        handlers: { 'pet.adopted': (event: { id: string }) => void seen.push(event.id) },
+      },
       { ...unsignedParts, contentId },
     );
     const body = JSON.stringify({
