@@ -17,7 +17,7 @@ import type { AckFastMode } from './ack-fast-mode.js';
 import { inlineCompletions } from './completion.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
 import type { AnyHandler } from './handler-event.js';
-import { Listeners } from './listeners.js';
+import { listeners as listenersOf, UNKNOWN } from './listeners.js';
 import { consoleLogger, safeLog } from './observe.js';
 import { type ReceiverParts, rulesFor } from './parts.js';
 import { policyCheck } from './policy.js';
@@ -63,12 +63,10 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   const ttlMs = o.ttlMs ?? store?.ttlMs ?? rules.ttlMs ?? DEFAULT_TTL_MS;
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const unknownEvent = o.unknownEvent ?? 'ignore';
-  const listeners = new Listeners({
-    handlers: o.handlers ?? {},
-    unknownHandler: typeof unknownEvent === 'function' ? unknownEvent : o.onUnknown,
-    preHandle: o.preHandle,
-  });
-  if (typeof unknownEvent === 'function' && o.onUnknown !== undefined) listeners.onUnknown(o.onUnknown);
+  const listeners = listenersOf(o.handlers ?? {}, o.preHandle);
+  // An `unknownEvent` function runs first, then the `onUnknown` option's handler.
+  if (typeof unknownEvent === 'function') listeners.add(UNKNOWN, unknownEvent);
+  if (o.onUnknown !== undefined) listeners.add(UNKNOWN, o.onUnknown);
   const logger = o.logger ?? consoleLogger;
   const hooks = o.hooks;
   const tracing = o.tracing;
@@ -147,7 +145,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   /** Claim → handler → done, or the transactional equivalent. Never throws. */
   const run = o.transactional === true && store !== undefined ? transactionalRun(ctx) : plainRun(ctx);
 
-  const handlerFor = (name: string | undefined): AnyHandler | undefined => listeners.handlerFor(name);
+  const handlerFor = listeners.handlerFor;
   const queued = ackFast?.build({
     store,
     storeTimeoutMs,

@@ -7,7 +7,7 @@ import { webHandler } from '../adapters/web.js';
 import { WebhookError } from '../errors.js';
 import type { Completions } from './completion.js';
 import type { AnyHandler } from './handler-event.js';
-import type { Listeners } from './listeners.js';
+import { ANY, type Listeners, UNKNOWN } from './listeners.js';
 import type { ReceiverParts } from './parts.js';
 import type { ReceiveRequest, ReceiveResult } from './types.js';
 import type { QueueWorker } from './worker.js';
@@ -34,17 +34,11 @@ export function receiverObject(
 
   const receiver = {
     on(name: string, handler: AnyHandler) {
-      listeners.on(name, handler);
+      listeners.add(name, handler);
       return receiver;
     },
-    onAny(handler: AnyHandler) {
-      listeners.onAny(handler);
-      return receiver;
-    },
-    onUnknown(handler: AnyHandler) {
-      listeners.onUnknown(handler);
-      return receiver;
-    },
+    onAny: (handler: AnyHandler) => receiver.on(ANY, handler),
+    onUnknown: (handler: AnyHandler) => receiver.on(UNKNOWN, handler),
     handle,
     reject,
     maxBodyBytes,
