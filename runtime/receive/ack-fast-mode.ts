@@ -15,7 +15,7 @@ import { headerRecord } from './handler-event.js';
 import type { ReceiverHooks } from './hooks.js';
 import type { Check } from './policy.js';
 import { statusResult } from './respond.js';
-import { type Ids, type Run, storeFailure } from './run-context.js';
+import { type Ids, type Run, type RunContext, storeFailure } from './run-context.js';
 import { queueWithDeadline } from './store-deadline.js';
 import type { AckFast, ReceiveResult, WorkerOptions } from './types.js';
 import { QueueWorker } from './worker.js';
@@ -26,17 +26,12 @@ export interface AckFastOptions {
   readonly worker?: WorkerOptions;
 }
 
-export interface AckFastDeps {
+/** The receiver's run context (its store without the deadline, which the queue gets its own of) and more. */
+export interface AckFastDeps extends Omit<RunContext, 'store'> {
   readonly store: IdempotencyStore<unknown> | undefined;
-  readonly storeTimeoutMs: number;
-  readonly now: () => number;
-  readonly leaseMs: number;
-  readonly keyOf: (id: string) => string;
   readonly run: Run;
   readonly handlerFor: (event: string | undefined) => AnyHandler | undefined;
   readonly check: Check;
-  readonly fail: (error: unknown, ids: Ids) => ReceiveResult;
-  readonly report: (error: ReturnType<typeof storeFailure>) => void;
   readonly hooks: ReceiverHooks | undefined;
   readonly tracing: ReceiveTracing | undefined;
   /** Start the worker on the first queued event (a preset's defaulted ack-fast). */
@@ -107,7 +102,7 @@ export function ackFastQueue(options: AckFastOptions = {}): AckFast {
           now,
           leaseMs,
           process: queueProcessor({ ...deps, queue, worker }),
-          onLoopError: (error) => deps.report(storeFailure(error)),
+          onLoopError: (error) => deps.report(storeFailure(error), { outcome: 'failed' }),
           options: worker,
         }),
       };

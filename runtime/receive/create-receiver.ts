@@ -16,7 +16,6 @@ import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS } from '../stores/types.js';
 import type { AckFastMode } from './ack-fast-mode.js';
 import { inlineCompletions } from './completion.js';
 import { createDispatcher, unknownReporter } from './dispatch.js';
-import type { AnyHandler } from './handler-event.js';
 import { listeners as listenersOf, UNKNOWN } from './listeners.js';
 import { consoleLogger, safeLog } from './observe.js';
 import { type ReceiverParts, rulesFor } from './parts.js';
@@ -118,18 +117,9 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     );
 
   // Every store call the run paths make has a deadline (a partitioned store answers 503, not never).
-  const deadlineMs = store === undefined || answersInProcess(store) ? 0 : storeTimeoutMs;
-  const bounded = store === undefined ? undefined : storeWithDeadline(store, deadlineMs);
-  // How a done record that failed to write is retried: the parts' choice (Node: in the background).
-  const completions = (parts.completions ?? inlineCompletions)({
-    store: bounded,
-    now,
-    leaseMs,
-    ttlMs,
-    storeTimeoutMs,
-    report,
-  });
-  const ctx: RunContext = {
+  const bounded =
+    store === undefined ? undefined : storeWithDeadline(store, answersInProcess(store) ? 0 : storeTimeoutMs);
+  const ctx = {
     store: bounded,
     now,
     leaseMs,
@@ -139,24 +129,21 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     report,
     fail,
     inProgress,
-    completions,
-    deadlineMs,
-  };
+    storeTimeoutMs,
+  } as { -readonly [K in keyof RunContext]: RunContext[K] };
+  // How a done record that failed to write is retried: the parts' choice (Node: in the background).
+  const completions = (parts.completions ?? inlineCompletions)(ctx);
+  ctx.completions = completions;
   /** Claim → handler → done, or the transactional equivalent. Never throws. */
   const run = o.transactional === true && store !== undefined ? transactionalRun(ctx) : plainRun(ctx);
 
   const handlerFor = listeners.handlerFor;
   const queued = ackFast?.build({
+    ...ctx,
     store,
-    storeTimeoutMs,
-    now,
-    leaseMs,
-    keyOf,
     run,
     handlerFor,
     check,
-    fail,
-    report: (error) => report(error, { outcome: 'failed' }),
     hooks,
     tracing,
     autoStart: autoWorker,

@@ -26,8 +26,11 @@ export interface RunContext {
   /** 409 + Retry-After: another request holds the claim. */
   readonly inProgress: (ids: Ids) => ReceiveResult;
   readonly completions: Completions;
-  /** The deadline a store applies to its own transaction work, ms (0: none). */
-  readonly deadlineMs: number;
+  /**
+   * The `storeTimeoutMs` option: a transactional store bounds its own work by it (the in-process
+   * SQLite store needs none), and the inline completion retries stop within it.
+   */
+  readonly storeTimeoutMs: number;
 }
 
 /**

@@ -21,7 +21,7 @@ export function transactionalRun(ctx: RunContext): Run {
     try {
       const result = await transaction(
         ctx.keyOf(event.id),
-        { leaseMs, ttlMs, now: now(), token: ctx.token(), timeoutMs: ctx.deadlineMs },
+        { leaseMs, ttlMs, now: now(), token: ctx.token(), timeoutMs: ctx.storeTimeoutMs },
         async (tx) => {
           onRun?.();
           try {

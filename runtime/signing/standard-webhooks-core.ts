@@ -74,22 +74,16 @@ export function readStandardHeaders(headers: unknown): StandardHeaderValues {
       signature = svix;
     }
   }
-  const id = readHeader(headers, names.id);
-  if (id === undefined || id === '') {
-    throw new WebhookError('missing_header', `Missing ${names.id} header`, { details: { header: names.id } });
-  }
-  const timestamp = readHeader(headers, names.timestamp);
-  if (timestamp === undefined || timestamp === '') {
-    throw new WebhookError('missing_header', `Missing ${names.timestamp} header`, {
-      details: { header: names.timestamp },
-    });
-  }
-  if (signature === undefined || signature === '') {
-    throw new WebhookError('missing_header', `Missing ${names.signature} header`, {
-      details: { header: names.signature },
-    });
-  }
-  return { names, id, timestamp, signature };
+  const required = (header: string, value = readHeader(headers, header)): string => {
+    if (value === undefined || value === '') {
+      throw new WebhookError('missing_header', `Missing ${header} header`, { details: { header } });
+    }
+    return value;
+  };
+  // Checked in this order: id, timestamp, signature.
+  const id = required(names.id);
+  const timestamp = required(names.timestamp);
+  return { names, id, timestamp, signature: required(names.signature, signature) };
 }
 
 export interface SignatureList {
