@@ -51,13 +51,9 @@ export function errorResult(
   if (error.status < 500 && error.details.header !== undefined) payload['header'] = error.details.header;
   if (error.status < 500 && error.details.pointer !== undefined) payload['pointer'] = error.details.pointer;
   return {
-    status: error.status,
-    outcome,
+    ...statusResult(error.status, outcome, '', extra),
     error,
     body: JSON.stringify({ error: payload }),
-    headers: { ...JSON_HEADERS, ...extra.headers },
-    ...(extra.id === undefined ? {} : { id: extra.id }),
-    ...(extra.type === undefined ? {} : { type: extra.type }),
   };
 }
 
