@@ -18,6 +18,7 @@ import { randomId } from './random-id.js';
 import { compileUrlPolicy } from './url-policy.js';
 import { createDeliver } from './worker-deliver.js';
 import type { DeliveryWorker, DeliveryWorkerOptions } from './worker-options.js';
+import { ClaimedQueue } from './worker-queue.js';
 
 export type {
   AttemptEvent,
@@ -89,39 +90,50 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   let busy = 0;
   /** Deliveries whose exchange is over and whose verdict is not yet recorded. */
   let recording = 0;
-  const perEndpointInFlight = new Map<string, number>();
+  /**
+   * In flight per endpoint, and claimed beyond the free slots (up to `concurrency` more, and per
+   * endpoint up to its cap more), started as slots free up: a claim round trip then never leaves
+   * slots idle while more is due. Their leases run meanwhile; `deliver` hands back one whose lease
+   * ended before it started, and `stop` the rest.
+   */
+  const ready = new ClaimedQueue(perEndpoint);
   let running = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
 
-  const claim = (limit: number) => {
-    const busyEndpoints = [...perEndpointInFlight]
-      .filter(([, n]) => n >= perEndpoint)
-      .map(([endpointId]) => endpointId);
-    return outbox.claim({
+  /** `excluded`: endpoints not claimed for (the loop: twice their cap held; `runOnce`: their cap in flight). */
+  const claim = (limit: number, excluded: readonly string[]) =>
+    outbox.claim({
       owner: id,
       now: now(),
       leaseMs,
       limit,
       perEndpointLimit: perEndpoint,
-      ...(busyEndpoints.length > 0 ? { excludeEndpointIds: busyEndpoints } : {}),
+      ...(excluded.length > 0 ? { excludeEndpointIds: excluded } : {}),
       ...(options.rateLimitPerEndpoint !== undefined
         ? { defaultRateLimit: options.rateLimitPerEndpoint }
         : {}),
     });
+
+  /** Starts queued deliveries while slots are free (each only once its endpoint has one). */
+  const fill = () => {
+    while (running && busy < concurrency) {
+      const next = ready.take();
+      if (!next) return;
+      void launch(next);
+    }
   };
 
   /**
    * Starts a claimed delivery, or hands it back when its endpoint is at the local cap. Its slot is
    * freed when the HTTP exchange ends: the verdict joins the next completion batch meanwhile, and a
-   * prefetched delivery takes the slot at once, so the HTTP loop waits on neither the claim nor the
+   * queued delivery takes the slot at once, so the HTTP loop waits on neither the claim nor the
    * completion round trip. `recording` bounds the verdicts waiting to be written.
    */
   const launch = (delivery: ClaimedDelivery, summary?: Counters): Promise<void> => {
     const endpointId = delivery.endpoint.id;
-    const count = perEndpointInFlight.get(endpointId) ?? 0;
-    if (count >= perEndpoint) return outbox.release(delivery, now()).catch(onError);
-    perEndpointInFlight.set(endpointId, count + 1);
+    if (!ready.hasSlot(endpointId)) return outbox.release(delivery, now()).catch(onError);
+    ready.started(endpointId);
     busy++;
     let holding = true;
     const attempted = () => {
@@ -129,12 +141,9 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       holding = false;
       busy--;
       recording++;
-      const left = (perEndpointInFlight.get(endpointId) ?? 1) - 1;
-      if (left === 0) perEndpointInFlight.delete(endpointId);
-      else perEndpointInFlight.set(endpointId, left);
-      const next = running ? ready.shift() : undefined;
-      if (next) void launch(next);
-      else if (saturated && room() >= minBatch) wake?.();
+      ready.ended(endpointId);
+      fill();
+      wakeIfClaimable(endpointId);
     };
     const task = deliver(delivery, attempted)
       .then((resolution) => {
@@ -145,7 +154,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
         if (holding) attempted();
         recording--;
         tasks.delete(task);
-        if (saturated && room() >= minBatch) wake?.();
+        wakeIfClaimable(undefined);
       });
     tasks.add(task);
     return task;
@@ -167,37 +176,47 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
 
   // Claim in batches: waking on every finished attempt would cost one claim transaction per delivery.
   const minBatch = Math.max(1, Math.floor(concurrency / 4));
+  // While more is due the loop claims once half the read-ahead is used: bigger claims, fewer round
+  // trips, and half of it left to cover the claim's round trip.
+  const refill = Math.max(minBatch, Math.floor(concurrency / 2));
+  /** The last claim was cut short by a limit (batch size or an endpoint's cap): more is due. */
   let saturated = false;
-  /**
-   * Claimed beyond the free slots (up to `concurrency` more), started as slots free up: a claim
-   * round trip then never leaves slots idle while more is due. Their leases run meanwhile; `deliver`
-   * hands back one whose lease ended before it started, and `stop` the rest.
-   */
-  const ready: ClaimedDelivery[] = [];
+  /** Endpoints the last claim left out (twice their cap held): claim again once one drops below. */
+  let blocked: ReadonlySet<string> = new Set();
   // Verdicts not yet written count once they pass `concurrency`: a slow database slows the claims.
   const room = () => 2 * concurrency - busy - ready.length - Math.max(0, recording - concurrency);
+  const unblocked = (endpointId: string | undefined) =>
+    endpointId !== undefined && blocked.has(endpointId) && ready.held(endpointId) < 2 * perEndpoint;
+  const claimable = (endpointId: string | undefined) =>
+    room() >= refill && (saturated || unblocked(endpointId));
+  function wakeIfClaimable(endpointId: string | undefined): void {
+    if (wake && claimable(endpointId)) wake();
+  }
 
   const runLoop = async () => {
     while (running) {
       const free = room();
       let claimed = 0;
+      let capped = false;
+      let excluded: string[] = [];
       if (free >= minBatch || (busy === 0 && ready.length === 0 && free > 0)) {
         try {
-          const batch = await claim(free);
+          excluded = ready.atLeast(2 * perEndpoint, false);
+          const batch = await claim(free, excluded);
           claimed = batch.length;
-          for (const delivery of batch) {
-            if (busy < concurrency && running) void launch(delivery);
-            else ready.push(delivery);
-          }
+          capped = ready.admit(batch);
+          fill();
         } catch (error) {
           onError(error);
         }
       }
       if (!running) break;
-      // Full claim: more is probably due, continue once a batch worth of slots is free.
-      // Partial or empty claim: nothing more is due now, poll again later.
-      saturated = claimed > 0 && claimed === free;
-      if (saturated && room() >= minBatch) continue;
+      // Cut short by the batch size or an endpoint's cap: more is probably due, claim again once
+      // half the read-ahead is free. Otherwise nothing more is due now (except, maybe, for the
+      // endpoints left out, which wake the loop when they drop below their limit): poll later.
+      saturated = claimed > 0 && (claimed === free || capped);
+      blocked = new Set(excluded);
+      if (saturated && room() >= refill) continue;
       await idle(saturated ? 60_000 : pollIntervalMs);
       wake = undefined;
     }
@@ -216,7 +235,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       await loop;
       loop = undefined;
       await Promise.allSettled([...tasks]);
-      for (const delivery of ready.splice(0)) await outbox.release(delivery, now()).catch(onError);
+      for (const delivery of ready.drain()) await outbox.release(delivery, now()).catch(onError);
       if (ownsAgents) {
         agents.http.destroy();
         agents.https.destroy();
@@ -236,7 +255,8 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       // A sliding window: a slow attempt holds one slot, not the whole batch; claims come in batches.
       for (;;) {
         const free = concurrency - mine.size;
-        const batch = free >= minBatch || mine.size === 0 ? await claim(free) : [];
+        const batch =
+          free >= minBatch || mine.size === 0 ? await claim(free, ready.atLeast(perEndpoint, true)) : [];
         for (const delivery of batch) {
           const task: Promise<void> = launch(delivery, summary).finally(() => {
             mine.delete(task);
