@@ -121,11 +121,7 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
    * rows in the same order; a batch that rolls back (e.g. a deadlock) is applied item by item.
    */
   const flush = async (batch: PendingCompletion[]): Promise<void> => {
-    const items = batch.sort((a, b) =>
-      a.input.delivery.endpoint.id === b.input.delivery.endpoint.id
-        ? a.input.delivery.id.localeCompare(b.input.delivery.id)
-        : a.input.delivery.endpoint.id.localeCompare(b.input.delivery.endpoint.id),
-    );
+    const items = batch.sort(lockOrder);
     try {
       const results = items.every(
         (item) => item.input.attempt.outcome === 'succeeded' && item.input.resolution.kind === 'succeeded',
@@ -167,4 +163,15 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
       return rows.map((r) => toAttempt(r, pgColumns));
     },
   };
+}
+
+/**
+ * Endpoint, then delivery id, by code unit: any fixed order serves (every worker uses this one), and
+ * `localeCompare` cost a collation per comparison, which showed in profiles of the flush.
+ */
+function lockOrder(a: PendingCompletion, b: PendingCompletion): number {
+  const x = a.input.delivery;
+  const y = b.input.delivery;
+  if (x.endpoint.id !== y.endpoint.id) return x.endpoint.id < y.endpoint.id ? -1 : 1;
+  return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
 }
