@@ -4,6 +4,10 @@
  * compares like with like on a shared machine (the medians of those ratios are reported), with the
  * PostgreSQL server's CPU (every `postgres` process on this host, from /proc), the CPU of the bench
  * process's other threads (the local receiver, which answers both) and the load average.
+ * Every worker process, ours and pg-boss's alike, first works through a warm-up share of jobs
+ * (`warmup` per process) and pauses; the measured jobs are enqueued then. Without it a run split
+ * over 4 fresh processes measured mostly their JIT warm-up (each compiles the same code while
+ * handling a quarter of the jobs), and a queue's worker is a long-running process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -108,6 +112,14 @@ export interface PairRun {
   readonly receiverCpuPerJob: number;
 }
 
+/** The warm-up: every process works until `done()`, then pauses (the measured run starts later). */
+async function warmUp(procs: Proc[], done: () => Promise<boolean>): Promise<void> {
+  for (const p of procs) p.send('go');
+  while (!(await done())) await new Promise((r) => setTimeout(r, 5));
+  for (const p of procs) p.send('pause');
+  await Promise.all(procs.map((p) => p.wait('paused')));
+}
+
 /** Starts the processes, then times from `go` until `done()` says every job is finished. */
 async function timed(procs: Proc[], jobs: number, done: () => Promise<boolean>): Promise<PairRun> {
   const cpu0 = postgresCpu();
@@ -136,6 +148,7 @@ export async function outboxRun<M extends EventMapBase>(
   workers: number,
   jobs: number,
   concurrency: number,
+  warmup: number,
 ): Promise<PairRun> {
   const schema = `gw_bench_outbox_${process.pid}`;
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
@@ -145,13 +158,18 @@ export async function outboxRun<M extends EventMapBase>(
     const manager = createEndpointManager({ outbox, contract, urlPolicy: LOCAL });
     await manager.register({ url: `${url}/hook`, events: ['*'] });
     const sender = createSender(contract, { outbox });
-    for (let i = 0; i < jobs; i++) await send(sender, i);
+    const warm = warmup * workers;
+    for (let i = 0; i < warm; i++) await send(sender, jobs + i);
     const procs = await Promise.all(
       Array.from({ length: workers }, () => spawnProc('outbox', schema, url, concurrency)),
     );
-    const run = await timed(procs, jobs, async () => (await outbox.nextDueAt()) === undefined);
-    const succeeded = await outbox.listDeliveries({ status: 'succeeded', limit: jobs + 1 });
-    if (succeeded.length !== jobs) throw new Error(`outbox: ${succeeded.length}/${jobs} delivered`);
+    const drained = async () => (await outbox.nextDueAt()) === undefined;
+    if (warm > 0) await warmUp(procs, drained);
+    for (let i = 0; i < jobs; i++) await send(sender, i);
+    const run = await timed(procs, jobs, drained);
+    const total = warm + jobs;
+    const succeeded = await outbox.listDeliveries({ status: 'succeeded', limit: total + 1 });
+    if (succeeded.length !== total) throw new Error(`outbox: ${succeeded.length}/${total} delivered`);
     return run;
   } finally {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -165,6 +183,7 @@ export async function pgBossRun(
   workers: number,
   jobs: number,
   concurrency: number,
+  warmup: number,
 ): Promise<PairRun> {
   const schema = `gw_bench_pgboss_${process.pid}`;
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
@@ -180,14 +199,18 @@ export async function pgBossRun(
   try {
     await boss.start();
     await boss.createQueue(QUEUE);
-    for (let i = 0; i < jobs; i += 1000) {
-      await boss.insert(
-        Array.from({ length: Math.min(1000, jobs - i) }, (_, j) => ({
-          name: QUEUE,
-          data: { body: body(i + j) },
-        })),
-      );
-    }
+    const insert = async (from: number, count: number) => {
+      for (let i = 0; i < count; i += 1000) {
+        await boss.insert(
+          Array.from({ length: Math.min(1000, count - i) }, (_, j) => ({
+            name: QUEUE,
+            data: { body: body(from + i + j) },
+          })),
+        );
+      }
+    };
+    const warm = warmup * workers;
+    await insert(jobs, warm);
     const procs = await Promise.all(
       Array.from({ length: workers }, () => spawnProc('pgboss', schema, url, concurrency)),
     );
@@ -199,11 +222,13 @@ export async function pgBossRun(
           [QUEUE],
         )
       ).rows.length > 0;
+    if (warm > 0) await warmUp(procs, async () => !(await open()));
+    await insert(0, jobs);
     const run = await timed(procs, jobs, async () => !(await open()));
     const completed = Number(
       (await pool.query(`SELECT count(*) AS n FROM "${schema}".job WHERE state = 'completed'`)).rows[0].n,
     );
-    if (completed !== jobs) throw new Error(`pg-boss: ${completed}/${jobs} completed`);
+    if (completed !== warm + jobs) throw new Error(`pg-boss: ${completed}/${warm + jobs} completed`);
     return run;
   } finally {
     await boss.stop({ graceful: false, wait: true }).catch(() => undefined);

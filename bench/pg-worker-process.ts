@@ -1,8 +1,9 @@
 /**
  * One worker process of the PostgreSQL rows of bench:send:
  *   tsx bench/pg-worker-process.ts <outbox|pgboss> <schema> <receiver url> <concurrency>
- * Prints `ready` once connected, starts on a `go` line on stdin; on `stop` prints `cpu <µs>` (this
- * process's CPU from `go` to `stop`), stops and exits.
+ * Prints `ready` once connected, starts on a `go` line on stdin; on `pause` stops working and prints
+ * `paused` (the warm-up is over: the next `go` starts the measured run); on `stop` prints `cpu <µs>`
+ * (this process's CPU from the last `go` to `stop`), stops and exits.
  * `outbox`: a delivery worker of the PostgreSQL outbox (claim under a lease, sign, POST, complete).
  * `pgboss`: pg-boss at its fastest for the same work: `concurrency / 8` loops each fetching 8 jobs,
  * POSTing their bodies to the receiver (keep-alive, unsigned) and completing them in one call,
@@ -28,19 +29,32 @@ if ((mode !== 'outbox' && mode !== 'pgboss') || !schema || !url || !connectionSt
 export const PGBOSS_QUEUE = 'bench';
 const BATCH = 8;
 
-async function outboxWorker(): Promise<{ go(): void; stop(): Promise<void> }> {
+interface BenchWorker {
+  go(): void;
+  pause(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function outboxWorker(): Promise<BenchWorker> {
   const pool = new pg.Pool({ connectionString, max: 8 });
   const outbox = postgresOutbox(pool, { schema: schema as string });
   await outbox.init();
-  const worker = createWorker({
-    outbox,
-    urlPolicy: { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] },
-    concurrency,
-    pollIntervalMs: 5,
-    disableAfterFailures: 0,
-  });
+  // A new worker per phase (the code it runs stays compiled), as a restarted deployment would have.
+  const start = () =>
+    createWorker({
+      outbox,
+      urlPolicy: { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] },
+      concurrency,
+      pollIntervalMs: 5,
+      disableAfterFailures: 0,
+    });
+  let worker = start();
   return {
     go: () => worker.start(),
+    pause: async () => {
+      await worker.stop();
+      worker = start();
+    },
     stop: async () => {
       await worker.stop();
       await pool.end();
@@ -48,7 +62,7 @@ async function outboxWorker(): Promise<{ go(): void; stop(): Promise<void> }> {
   };
 }
 
-async function bossWorker(): Promise<{ go(): void; stop(): Promise<void> }> {
+async function bossWorker(): Promise<BenchWorker> {
   const boss = new PgBoss({ connectionString, schema, max: 8, supervise: false, schedule: false });
   boss.on('error', (error) => process.stderr.write(`pg-boss: ${String(error)}\n`));
   await boss.start();
@@ -96,6 +110,10 @@ async function bossWorker(): Promise<{ go(): void; stop(): Promise<void> }> {
       running = true;
       for (let i = 0; i < Math.max(1, Math.floor(concurrency / BATCH)); i++) loops.push(loop());
     },
+    pause: async () => {
+      running = false;
+      await Promise.all(loops.splice(0));
+    },
     stop: async () => {
       running = false;
       await Promise.all(loops);
@@ -113,6 +131,10 @@ lines.on('line', async (line) => {
   if (line === 'go') {
     cpu0 = process.cpuUsage();
     worker.go();
+  }
+  if (line === 'pause') {
+    await worker.pause();
+    process.stdout.write('paused\n');
   }
   if (line === 'stop') {
     const cpu = process.cpuUsage(cpu0);
