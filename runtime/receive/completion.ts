@@ -17,7 +17,7 @@ import type { DedupeStore, Ids } from './dedupe-types.js';
 import type { Renewal } from './lease.js';
 import type { ErrorContext } from './types.js';
 
-/** The receiver's run context (run-context.ts) but its completions, which are built from it. */
+/** The part of the receiver's run context (run-context.ts) that completions are built from. */
 export interface CompletionDeps {
   /** Undefined without dedupe (`dedupe: false`): there is nothing to complete. */
   readonly store: DedupeStore | undefined;
