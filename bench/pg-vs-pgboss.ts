@@ -4,10 +4,9 @@
  * compares like with like on a shared machine (the medians of those ratios are reported), with the
  * PostgreSQL server's CPU (every `postgres` process on this host, from /proc), the CPU of the bench
  * process's other threads (the local receiver, which answers both) and the load average.
- * Every worker process, ours and pg-boss's alike, first works through a warm-up share of jobs
- * (`warmup` per process) and pauses; the measured jobs are enqueued then. Without it a run split
- * over 4 fresh processes measured mostly their JIT warm-up (each compiles the same code while
- * handling a quarter of the jobs), and a queue's worker is a long-running process.
+ * With `warmup` > 0 (BENCH_PG_WARMUP; none by default) every worker process, ours and pg-boss's
+ * alike, first works through that many jobs and pauses, and the measured jobs are enqueued then:
+ * it tells a fresh process's JIT warm-up apart from the cost of splitting the work.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';

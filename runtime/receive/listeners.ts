@@ -51,6 +51,7 @@ export function listeners(
     handlerFor(name) {
       const key = name ?? UNKNOWN;
       if (cache.has(key)) return cache.get(key);
+      // Own keys only: an event named `constructor` with no handler must not run Object's constructor.
       const mapped = name !== undefined && Object.hasOwn(handlers, name) ? handlers[name] : undefined;
       const list =
         name === undefined

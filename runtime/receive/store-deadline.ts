@@ -3,8 +3,8 @@
  * a bound the receiver never answered, and the provider timed out (Discord after 3 s) and retried
  * into the same hang. Each call the receiver makes rejects with `store_error` (503 + Retry-After)
  * after `storeTimeoutMs` (a transaction's own work too: the store applies it, see
- * stores/transaction-deadline.ts). A call cannot be cancelled, so what it does after its deadline is made
- * harmless: a late claim is released, late dequeued rows are handed back uncounted, and a late
+ * stores/transaction-deadline.ts). A call cannot be cancelled, so what it does after its deadline is
+ * made harmless: a late claim is released, late dequeued rows are handed back uncounted, and a late
  * enqueue or completion simply stands (the sender's retry then finds the event queued or done).
  */
 import { storeTimeout } from '../stores/transaction-deadline.js';

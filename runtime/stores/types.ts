@@ -42,9 +42,9 @@ export interface TransactionOptions extends ClaimOptions, CompleteOptions {
   /**
    * Deadline (ms) on the store's own work (connect, BEGIN, lock, the dedupe row, COMMIT), not on
    * `fn`'s: past it the call rejects with `store_error`, and a transaction that had not reached `fn`
-   * rolls back without running it. 0 or absent: none. The receiver passes its `storeTimeoutMs`
-   * (0 for a store that answers in process); a store over the network applies it with
-   * `transactionWithDeadline`.
+   * rolls back without running it. 0 or absent: none. The receiver passes its `storeTimeoutMs`; a
+   * store over the network applies it with `transactionWithDeadline`, one that answers in process
+   * (SQLite) has no use for it.
    */
   readonly timeoutMs?: number;
 }
