@@ -4,9 +4,9 @@
  * compares like with like on a shared machine (the medians of those ratios are reported), with the
  * PostgreSQL server's CPU (every `postgres` process on this host, from /proc), the CPU of the bench
  * process's other threads (the local receiver, which answers both) and the load average.
- * With `warmup` > 0 (BENCH_PG_WARMUP; none by default) every worker process, ours and pg-boss's
- * alike, first works through that many jobs and pauses, and the measured jobs are enqueued then:
- * it tells a fresh process's JIT warm-up apart from the cost of splitting the work.
+ * With `warmup` > 0 every worker process, ours and pg-boss's alike, first works through that many
+ * jobs and pauses, and the measured jobs are enqueued then: the run measures processes in their
+ * steady state, as a deployment's long-running workers are, not each fresh process's JIT warm-up.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +23,9 @@ import { createEndpointManager } from '../runtime/manage/endpoints.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const script = path.join(here, 'pg-worker-process.ts');
 const QUEUE = 'bench';
+// Warm-up jobs go to a queue (a partition) of their own: pg-boss keeps finished jobs in the queue's
+// partition, and the measured queue starts empty as it would without a warm-up.
+const WARMUP_QUEUE = 'bench-warmup';
 const LOCAL = { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] };
 
 /** CPU seconds of every PostgreSQL server process on this host (0 when /proc shows none). */
@@ -113,7 +116,7 @@ export interface PairRun {
 
 /** The warm-up: every process works until `done()`, then pauses (the measured run starts later). */
 async function warmUp(procs: Proc[], done: () => Promise<boolean>): Promise<void> {
-  for (const p of procs) p.send('go');
+  for (const p of procs) p.send('warm');
   while (!(await done())) await new Promise((r) => setTimeout(r, 5));
   for (const p of procs) p.send('pause');
   await Promise.all(procs.map((p) => p.wait('paused')));
@@ -140,6 +143,13 @@ async function timed(procs: Proc[], jobs: number, done: () => Promise<boolean>):
   };
 }
 
+/** Enqueues `count` messages, 64 at a time (their order does not matter here). */
+async function sendAll(count: number, send: (i: number) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < count; i += 64) {
+    await Promise.all(Array.from({ length: Math.min(64, count - i) }, (_, j) => send(i + j)));
+  }
+}
+
 export async function outboxRun<M extends EventMapBase>(
   contract: Contract<M>,
   send: (sender: ReturnType<typeof createSender<M>>, i: number) => Promise<unknown>,
@@ -158,13 +168,13 @@ export async function outboxRun<M extends EventMapBase>(
     await manager.register({ url: `${url}/hook`, events: ['*'] });
     const sender = createSender(contract, { outbox });
     const warm = warmup * workers;
-    for (let i = 0; i < warm; i++) await send(sender, jobs + i);
+    await sendAll(warm, (i) => send(sender, jobs + i));
     const procs = await Promise.all(
       Array.from({ length: workers }, () => spawnProc('outbox', schema, url, concurrency)),
     );
     const drained = async () => (await outbox.nextDueAt()) === undefined;
     if (warm > 0) await warmUp(procs, drained);
-    for (let i = 0; i < jobs; i++) await send(sender, i);
+    await sendAll(jobs, (i) => send(sender, i));
     const run = await timed(procs, jobs, drained);
     const total = warm + jobs;
     const succeeded = await outbox.listDeliveries({ status: 'succeeded', limit: total + 1 });
@@ -198,32 +208,33 @@ export async function pgBossRun(
   try {
     await boss.start();
     await boss.createQueue(QUEUE);
-    const insert = async (from: number, count: number) => {
+    await boss.createQueue(WARMUP_QUEUE);
+    const insert = async (name: string, from: number, count: number) => {
       for (let i = 0; i < count; i += 1000) {
         await boss.insert(
           Array.from({ length: Math.min(1000, count - i) }, (_, j) => ({
-            name: QUEUE,
+            name,
             data: { body: body(from + i + j) },
           })),
         );
       }
     };
     const warm = warmup * workers;
-    await insert(jobs, warm);
+    await insert(WARMUP_QUEUE, jobs, warm);
     const procs = await Promise.all(
       Array.from({ length: workers }, () => spawnProc('pgboss', schema, url, concurrency)),
     );
     // Whether any job is open: one row found is enough (a count read every open job on each poll).
-    const open = async () =>
+    const open = async (name: string) =>
       (
         await pool.query(
           `SELECT 1 FROM "${schema}".job WHERE name = $1 AND state IN ('created', 'retry', 'active') LIMIT 1`,
-          [QUEUE],
+          [name],
         )
       ).rows.length > 0;
-    if (warm > 0) await warmUp(procs, async () => !(await open()));
-    await insert(0, jobs);
-    const run = await timed(procs, jobs, async () => !(await open()));
+    if (warm > 0) await warmUp(procs, async () => !(await open(WARMUP_QUEUE)));
+    await insert(QUEUE, 0, jobs);
+    const run = await timed(procs, jobs, async () => !(await open(QUEUE)));
     const completed = Number(
       (await pool.query(`SELECT count(*) AS n FROM "${schema}".job WHERE state = 'completed'`)).rows[0].n,
     );

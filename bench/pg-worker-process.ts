@@ -1,9 +1,10 @@
 /**
  * One worker process of the PostgreSQL rows of bench:send:
  *   tsx bench/pg-worker-process.ts <outbox|pgboss> <schema> <receiver url> <concurrency>
- * Prints `ready` once connected, starts on a `go` line on stdin; on `pause` stops working and prints
- * `paused` (the warm-up is over: the next `go` starts the measured run); on `stop` prints `cpu <µs>`
- * (this process's CPU from the last `go` to `stop`), stops and exits.
+ * Prints `ready` once connected, starts on a `go` line on stdin (`warm`: the warm-up, which pg-boss
+ * takes from a queue of its own); on `pause` stops working and prints `paused` (the warm-up is over:
+ * the next `go` starts the measured run); on `stop` prints `cpu <µs>` (this process's CPU from the
+ * last `go` to `stop`), stops and exits.
  * `outbox`: a delivery worker of the PostgreSQL outbox (claim under a lease, sign, POST, complete).
  * `pgboss`: pg-boss at its fastest for the same work: `concurrency / 8` loops each fetching 8 jobs,
  * POSTing their bodies to the receiver (keep-alive, unsigned) and completing them in one call,
@@ -27,10 +28,12 @@ if ((mode !== 'outbox' && mode !== 'pgboss') || !schema || !url || !connectionSt
 }
 
 export const PGBOSS_QUEUE = 'bench';
+/** pg-boss keeps a queue's finished jobs in its partition: warm-up jobs get their own queue. */
+export const PGBOSS_WARMUP_QUEUE = 'bench-warmup';
 const BATCH = 8;
 
 interface BenchWorker {
-  go(): void;
+  go(warmUp: boolean): void;
   pause(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -91,24 +94,25 @@ async function bossWorker(): Promise<BenchWorker> {
     });
   let running = false;
   const loops: Promise<void>[] = [];
-  const loop = async () => {
+  const loop = async (queue: string) => {
     while (running) {
-      const jobs = await boss.fetch<{ body: string }>(PGBOSS_QUEUE, { batchSize: BATCH });
+      const jobs = await boss.fetch<{ body: string }>(queue, { batchSize: BATCH });
       if (jobs.length === 0) {
         await new Promise((r) => setTimeout(r, 5));
         continue;
       }
       await Promise.all(jobs.map((job) => post(job.data.body)));
       await boss.complete(
-        PGBOSS_QUEUE,
+        queue,
         jobs.map((job) => job.id),
       );
     }
   };
   return {
-    go: () => {
+    go: (warmUp) => {
       running = true;
-      for (let i = 0; i < Math.max(1, Math.floor(concurrency / BATCH)); i++) loops.push(loop());
+      const queue = warmUp ? PGBOSS_WARMUP_QUEUE : PGBOSS_QUEUE;
+      for (let i = 0; i < Math.max(1, Math.floor(concurrency / BATCH)); i++) loops.push(loop(queue));
     },
     pause: async () => {
       running = false;
@@ -128,9 +132,9 @@ process.stdout.write('ready\n');
 const lines = readline.createInterface({ input: process.stdin });
 let cpu0 = process.cpuUsage();
 lines.on('line', async (line) => {
-  if (line === 'go') {
+  if (line === 'go' || line === 'warm') {
     cpu0 = process.cpuUsage();
-    worker.go();
+    worker.go(line === 'warm');
   }
   if (line === 'pause') {
     await worker.pause();

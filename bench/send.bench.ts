@@ -9,10 +9,10 @@
  * outbox against pg-boss, 1, 2 and 4 worker processes each, in paired rounds (bench/pg-vs-pgboss.ts).
  * `npm run bench:send` then runs the 1,000,000-delivery history rows of bench/growth.bench.ts.
  *
- *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=20000 BENCH_PG_MESSAGES=4000 BENCH_CONCURRENCY=32
- *                                       BENCH_PG_ROUNDS=3 BENCH_PG_PROCESSES=1,2,4 BENCH_PG_WARMUP=0
- *                                       (jobs per worker process before the measured run); BENCH_ONLY=postgres for
- *                                       the PostgreSQL rows alone)
+ *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=20000 BENCH_PG_MESSAGES=8000 BENCH_CONCURRENCY=32
+ *                                       BENCH_PG_ROUNDS=3 BENCH_PG_PROCESSES=1,2,4 BENCH_PG_WARMUP=5000
+ *                                       (jobs per worker process before the measured run; 0 measures
+ *                                       fresh processes); BENCH_ONLY=postgres for the PostgreSQL rows alone)
  *
  * The receiver runs in a worker thread so it does not share the sender's event loop: the bare loop
  * therefore uses two threads (client + receiver). CPU figures are the whole process (every thread,
@@ -38,11 +38,14 @@ import { loadAverage, median, outboxRun, type PairRun, pgBossRun } from './pg-vs
 // Enough deliveries that the engine is measured in steady state, as the bare loop is (3 s): with a
 // few thousand, start-up and the drained tail were a tenth of the run.
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20000);
-const PG_MESSAGES = Number(process.env.BENCH_PG_MESSAGES ?? 4000);
-// Jobs each worker process works through before the measured run (BENCH_PG_WARMUP, default none):
-// tells JIT warm-up apart from the cost of splitting the work. It also leaves that history in both
-// queues' tables, which costs pg-boss's fetch far more PostgreSQL CPU than our claim.
-const PG_WARMUP = Number(process.env.BENCH_PG_WARMUP ?? 0);
+// With 4 processes a run then lasts about a second; pg-boss's fetch costs more PostgreSQL CPU per job
+// the deeper its backlog (about 2,900 jobs/s with 4,000 queued, 1,800 with 12,000 on this machine).
+const PG_MESSAGES = Number(process.env.BENCH_PG_MESSAGES ?? 8000);
+// Jobs each worker process works through before the measured run (BENCH_PG_WARMUP): V8 takes a few
+// thousand jobs to compile a worker's hot paths, and a fresh process spends a short run mostly doing
+// that, so more processes looked slower per job (worker CPU per job 166 / 240 / 299 µs at 1 / 2 / 4
+// processes fresh, 78 / 104 / 120 µs warmed). 0 measures fresh processes.
+const PG_WARMUP = Number(process.env.BENCH_PG_WARMUP ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 // Worker processes per PostgreSQL run (BENCH_PG_PROCESSES=1,2,4); growth is measured against 1.
 const PG_PROCESSES = (process.env.BENCH_PG_PROCESSES ?? '1,2,4').split(',').map(Number);
@@ -289,7 +292,9 @@ async function postgresRows(url: string): Promise<void> {
   console.log(
     `\nPostgreSQL: outbox (claim, sign, POST, complete) vs pg-boss ${PGBOSS_VERSION} (fetch, POST, complete), ` +
       `${PG_MESSAGES} jobs per run, concurrency ${CONCURRENCY} per process, separate worker processes` +
-      (PG_WARMUP > 0 ? ` (each first works through ${PG_WARMUP} warm-up jobs, not measured)` : ''),
+      (PG_WARMUP > 0
+        ? ` (each first works through ${PG_WARMUP} warm-up jobs, not measured)`
+        : ' (fresh processes, no warm-up)'),
   );
   const cpu = (r: PairRun) =>
     `workers ${Math.round(r.workerCpuPerJob)}, PostgreSQL ${Math.round(r.pgCpuPerJob)}, receiver ${Math.round(r.receiverCpuPerJob)} µs CPU/job`;
