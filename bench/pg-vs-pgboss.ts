@@ -65,6 +65,22 @@ function receiverCpu(): number {
   return ticks / 100;
 }
 
+/** Idle and total CPU ticks of the whole machine, all cores (/proc/stat; zeros where there is none). */
+function machineTicks(): { idle: number; total: number } {
+  try {
+    const fields = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] as string)
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already in user)
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total };
+  } catch {
+    return { idle: 0, total: 0 };
+  }
+}
+
 interface Proc {
   readonly child: ChildProcess;
   send(line: string): void;
@@ -112,6 +128,8 @@ export interface PairRun {
   readonly workerCpuPerJob: number;
   /** CPU of the receiver (the bench process's other threads) per job, µs. */
   readonly receiverCpuPerJob: number;
+  /** Share of the machine's CPU (all cores) left idle during the run: none left, no growth possible. */
+  readonly idleShare: number;
 }
 
 /** The warm-up: every process works until `done()`, then pauses (the measured run starts later). */
@@ -126,12 +144,15 @@ async function warmUp(procs: Proc[], done: () => Promise<boolean>): Promise<void
 async function timed(procs: Proc[], jobs: number, done: () => Promise<boolean>): Promise<PairRun> {
   const cpu0 = postgresCpu();
   const receiver0 = receiverCpu();
+  const machine0 = machineTicks();
   const start = performance.now();
   for (const p of procs) p.send('go');
   while (!(await done())) await new Promise((r) => setTimeout(r, 5));
   const elapsed = (performance.now() - start) / 1000;
   const cpu = postgresCpu() - cpu0;
   const receiver = receiverCpu() - receiver0;
+  const machine = machineTicks();
+  const ticks = machine.total - machine0.total;
   for (const p of procs) p.send('stop');
   await Promise.all(procs.map((p) => p.wait('stopped')));
   const workerCpu = procs.reduce((sum, p) => sum + p.cpu(), 0);
@@ -140,6 +161,7 @@ async function timed(procs: Proc[], jobs: number, done: () => Promise<boolean>):
     pgCpuPerJob: (cpu * 1e6) / jobs,
     workerCpuPerJob: workerCpu / jobs,
     receiverCpuPerJob: (receiver * 1e6) / jobs,
+    idleShare: ticks > 0 ? (machine.idle - machine0.idle) / ticks : Number.NaN,
   };
 }
 

@@ -14,6 +14,7 @@ import http from 'node:http';
 import readline from 'node:readline';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
+import { createAgents } from '../runtime/deliver/http-attempt.js';
 import { postgresOutbox } from '../runtime/deliver/postgres-outbox.js';
 import { createWorker } from '../runtime/deliver/worker.js';
 
@@ -42,10 +43,13 @@ async function outboxWorker(): Promise<BenchWorker> {
   const pool = new pg.Pool({ connectionString, max: 8 });
   const outbox = postgresOutbox(pool, { schema: schema as string });
   await outbox.init();
-  // A new worker per phase (the code it runs stays compiled), as a restarted deployment would have.
+  // A new worker per phase; its keep-alive connections outlive it, as pg-boss's agent does across
+  // phases, so the measured run does not open fresh connections where pg-boss reuses its own.
+  const agents = createAgents({ maxSockets: concurrency });
   const start = () =>
     createWorker({
       outbox,
+      agents,
       urlPolicy: { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] },
       concurrency,
       pollIntervalMs: 5,
@@ -60,6 +64,7 @@ async function outboxWorker(): Promise<BenchWorker> {
     },
     stop: async () => {
       await worker.stop();
+      agents.http.destroy();
       await pool.end();
     },
   };

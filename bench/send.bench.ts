@@ -297,7 +297,7 @@ async function postgresRows(url: string): Promise<void> {
         : ' (fresh processes, no warm-up)'),
   );
   const cpu = (r: PairRun) =>
-    `workers ${Math.round(r.workerCpuPerJob)}, PostgreSQL ${Math.round(r.pgCpuPerJob)}, receiver ${Math.round(r.receiverCpuPerJob)} µs CPU/job`;
+    `workers ${Math.round(r.workerCpuPerJob)}, PostgreSQL ${Math.round(r.pgCpuPerJob)}, receiver ${Math.round(r.receiverCpuPerJob)} µs CPU/job, ${Math.round(r.idleShare * 100)}% of the machine idle`;
   for (let round = 1; round <= rounds; round++) {
     for (const workers of PG_PROCESSES) {
       const pair = async (first: 'outbox' | 'pgboss') => {
