@@ -324,19 +324,22 @@ async function postgresRows(url: string): Promise<void> {
     const r = median(ratios.get(n) ?? []);
     return `${n} process${n > 1 ? 'es' : ''} ${met(r)} (${r.toFixed(2)}×)`;
   });
-  // Growth per round (each count against the same round's 1-process run), then the median.
-  const one = ours.get(1) ?? [];
-  const growth = PG_PROCESSES.filter((n) => n > 1 && one.length > 0).map((n) => {
-    const g = median((ours.get(n) ?? []).map((rate, i) => rate / (one[i] as number)));
-    return `${n} vs 1 processes ${g.toFixed(2)}× (${g > 1 ? 'grows' : 'does NOT grow'})`;
-  });
+  // Growth per round (each count against the same round's count of fewer processes), then the
+  // median, with the rounds' spread: a median just above 1 with rounds either side of it is flat.
+  const growthOf = (from: number, to: number): string => {
+    const base = ours.get(from) ?? [];
+    const steps = (ours.get(to) ?? []).map((rate, i) => rate / (base[i] as number));
+    const g = median(steps);
+    const spread = `rounds ${Math.min(...steps).toFixed(2)}–${Math.max(...steps).toFixed(2)}`;
+    return `${to} vs ${from} processes ${g.toFixed(2)}× (${g > 1 ? 'grows' : 'does NOT grow'}; ${spread})`;
+  };
+  const growth = PG_PROCESSES.filter((n) => n > 1 && (ours.get(1)?.length ?? 0) > 0).map((n) =>
+    growthOf(1, n),
+  );
   // And step by step (2 vs 1, 4 vs 2): "keeps growing" holds only if every step does.
   for (let k = 1; k < PG_PROCESSES.length; k++) {
     const [from, to] = [PG_PROCESSES[k - 1] as number, PG_PROCESSES[k] as number];
-    if (from === 1) continue;
-    const base = ours.get(from) ?? [];
-    const g = median((ours.get(to) ?? []).map((rate, i) => rate / (base[i] as number)));
-    growth.push(`${to} vs ${from} processes ${g.toFixed(2)}× (${g > 1 ? 'grows' : 'does NOT grow'})`);
+    if (from !== 1) growth.push(growthOf(from, to));
   }
   console.log(
     `target: PostgreSQL outbox ≥ 1.0× pg-boss (median of paired rounds): ${vsBoss.join(', ')}; outbox ${growth.join(', ')}`,
