@@ -138,6 +138,11 @@ describe('portal over HTTP', () => {
   });
 
   it("answers tenant B 404 for every page and action on tenant A's ids, and changes nothing", async () => {
+    // The worker records the test message's failed attempt on the endpoint (its failure count): wait
+    // for that first, so whatever changes below is B's doing.
+    await expect
+      .poll(async () => (await portal.outbox.getDelivery(deliveryA))?.status, { timeout: 10_000 })
+      .toBe('dead');
     const before = await portal.outbox.getEndpoint(endpointA);
     const pages = [
       `${P}/endpoints/${endpointA}`,
