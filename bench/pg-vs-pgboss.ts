@@ -19,13 +19,10 @@ import type { Contract, EventMapBase } from '../runtime/contract.js';
 import { postgresOutbox } from '../runtime/deliver/postgres-outbox.js';
 import { createSender } from '../runtime/deliver/sender.js';
 import { createEndpointManager } from '../runtime/manage/endpoints.js';
+import { PGBOSS_QUEUE as QUEUE, PGBOSS_WARMUP_QUEUE as WARMUP_QUEUE } from './lib/pgboss-queues.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const script = path.join(here, 'pg-worker-process.ts');
-const QUEUE = 'bench';
-// Warm-up jobs go to a queue (a partition) of their own: pg-boss keeps finished jobs in the queue's
-// partition, and the measured queue starts empty as it would without a warm-up.
-const WARMUP_QUEUE = 'bench-warmup';
 const LOCAL = { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] };
 
 /** CPU seconds of every PostgreSQL server process on this host (0 when /proc shows none). */

@@ -17,6 +17,7 @@ import PgBoss from 'pg-boss';
 import { createAgents } from '../runtime/deliver/http-attempt.js';
 import { postgresOutbox } from '../runtime/deliver/postgres-outbox.js';
 import { createWorker } from '../runtime/deliver/worker.js';
+import { PGBOSS_QUEUE, PGBOSS_WARMUP_QUEUE } from './lib/pgboss-queues.js';
 
 const [mode, schema, url, concurrencyArg] = process.argv.slice(2);
 const concurrency = Number(concurrencyArg ?? 32);
@@ -28,9 +29,6 @@ if ((mode !== 'outbox' && mode !== 'pgboss') || !schema || !url || !connectionSt
   process.exit(2);
 }
 
-export const PGBOSS_QUEUE = 'bench';
-/** pg-boss keeps a queue's finished jobs in its partition: warm-up jobs get their own queue. */
-export const PGBOSS_WARMUP_QUEUE = 'bench-warmup';
 const BATCH = 8;
 
 interface BenchWorker {
