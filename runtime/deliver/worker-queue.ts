@@ -12,10 +12,10 @@ export class ClaimedQueue {
   readonly #inFlight = new Map<string, number>();
   /** In flight + queued, per endpoint. */
   readonly #held = new Map<string, number>();
-  readonly perEndpoint: number;
+  readonly #perEndpoint: number;
 
   constructor(perEndpoint: number) {
-    this.perEndpoint = perEndpoint;
+    this.#perEndpoint = perEndpoint;
   }
 
   /** Queued deliveries (not in flight). */
@@ -34,7 +34,7 @@ export class ClaimedQueue {
       const id = delivery.endpoint.id;
       const n = (counts.get(id) ?? 0) + 1;
       counts.set(id, n);
-      if (n >= this.perEndpoint) capped = true;
+      if (n >= this.#perEndpoint) capped = true;
       this.#queued.push(delivery);
       bump(this.#held, id, 1);
     }
@@ -47,7 +47,7 @@ export class ClaimedQueue {
     for (let i = 0; i < queued.length; i++) {
       const delivery = queued[i] as ClaimedDelivery;
       const id = delivery.endpoint.id;
-      if ((this.#inFlight.get(id) ?? 0) >= this.perEndpoint) continue;
+      if (!this.hasSlot(id)) continue;
       if (i === 0) queued.shift();
       else queued.splice(i, 1);
       bump(this.#held, id, -1);
@@ -57,7 +57,7 @@ export class ClaimedQueue {
   }
 
   hasSlot(endpointId: string): boolean {
-    return (this.#inFlight.get(endpointId) ?? 0) < this.perEndpoint;
+    return (this.#inFlight.get(endpointId) ?? 0) < this.#perEndpoint;
   }
 
   started(endpointId: string): void {
