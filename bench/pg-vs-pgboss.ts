@@ -63,7 +63,7 @@ function receiverCpu(): number {
 }
 
 /** Idle and total CPU ticks of the whole machine, all cores (/proc/stat; zeros where there is none). */
-function machineTicks(): { idle: number; total: number } {
+function machineTicks(): { idle: number; steal: number; total: number } {
   try {
     const fields = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] as string)
       .trim()
@@ -72,9 +72,9 @@ function machineTicks(): { idle: number; total: number } {
       .map(Number);
     // user nice system idle iowait irq softirq steal (guest time is already in user)
     const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
-    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total };
+    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), steal: fields[7] ?? 0, total };
   } catch {
-    return { idle: 0, total: 0 };
+    return { idle: 0, steal: 0, total: 0 };
   }
 }
 
@@ -127,6 +127,8 @@ export interface PairRun {
   readonly receiverCpuPerJob: number;
   /** Share of the machine's CPU (all cores) left idle during the run: none left, no growth possible. */
   readonly idleShare: number;
+  /** Share taken by the host for other guests (steal): CPU this run wanted and did not get. */
+  readonly stealShare: number;
 }
 
 /** The warm-up: every process works until `done()`, then pauses (the measured run starts later). */
@@ -159,6 +161,7 @@ async function timed(procs: Proc[], jobs: number, done: () => Promise<boolean>):
     workerCpuPerJob: workerCpu / jobs,
     receiverCpuPerJob: (receiver * 1e6) / jobs,
     idleShare: ticks > 0 ? (machine.idle - machine0.idle) / ticks : Number.NaN,
+    stealShare: ticks > 0 ? (machine.steal - machine0.steal) / ticks : Number.NaN,
   };
 }
 

@@ -289,6 +289,7 @@ async function postgresRows(url: string): Promise<void> {
     sender.send('order.paid', payload(i));
   const ratios = new Map<number, number[]>(PG_PROCESSES.map((n) => [n, []]));
   const ours = new Map<number, number[]>(PG_PROCESSES.map((n) => [n, []]));
+  const idle = new Map<number, number[]>(PG_PROCESSES.map((n) => [n, []]));
   console.log(
     `\nPostgreSQL: outbox (claim, sign, POST, complete) vs pg-boss ${PGBOSS_VERSION} (fetch, POST, complete), ` +
       `${PG_MESSAGES} jobs per run, concurrency ${CONCURRENCY} per process, separate worker processes` +
@@ -297,7 +298,7 @@ async function postgresRows(url: string): Promise<void> {
         : ' (fresh processes, no warm-up)'),
   );
   const cpu = (r: PairRun) =>
-    `workers ${Math.round(r.workerCpuPerJob)}, PostgreSQL ${Math.round(r.pgCpuPerJob)}, receiver ${Math.round(r.receiverCpuPerJob)} µs CPU/job, ${Math.round(r.idleShare * 100)}% of the machine idle`;
+    `workers ${Math.round(r.workerCpuPerJob)}, PostgreSQL ${Math.round(r.pgCpuPerJob)}, receiver ${Math.round(r.receiverCpuPerJob)} µs CPU/job, ${Math.round(r.idleShare * 100)}% of the machine idle, ${Math.round(r.stealShare * 100)}% taken by the host`;
   for (let round = 1; round <= rounds; round++) {
     for (const workers of PG_PROCESSES) {
       const pair = async (first: 'outbox' | 'pgboss') => {
@@ -313,6 +314,7 @@ async function postgresRows(url: string): Promise<void> {
       const { o, b } = await pair(round % 2 === 1 ? 'outbox' : 'pgboss');
       ratios.get(workers)?.push(o.rate / b.rate);
       ours.get(workers)?.push(o.rate);
+      idle.get(workers)?.push(o.idleShare);
       console.log(
         `round ${round}, ${workers} process${workers > 1 ? 'es' : ''}: outbox ${fmt(o.rate)} (${cpu(o)}), ` +
           `pg-boss ${fmt(b.rate)} (${cpu(b)}) → ${(o.rate / b.rate).toFixed(2)}×; load average ${loadAverage()}`,
@@ -331,7 +333,11 @@ async function postgresRows(url: string): Promise<void> {
     const steps = (ours.get(to) ?? []).map((rate, i) => rate / (base[i] as number));
     const g = median(steps);
     const spread = `rounds ${Math.min(...steps).toFixed(2)}–${Math.max(...steps).toFixed(2)}`;
-    return `${to} vs ${from} processes ${g.toFixed(2)}× (${g > 1 ? 'grows' : 'does NOT grow'}; ${spread})`;
+    // What the machine allows: only the CPU the fewer processes left idle can be put to work, so at
+    // the same CPU per job the rate can grow at most 1 / (1 - idle share) on this machine.
+    const room = median(idle.get(from) ?? []);
+    const bound = `${Math.round(room * 100)}% idle with ${from}: room for ${(1 / (1 - room)).toFixed(2)}× at the same CPU per job`;
+    return `${to} vs ${from} processes ${g.toFixed(2)}× (${g > 1 ? 'grows' : 'does NOT grow'}; ${spread}; ${bound})`;
   };
   const growth = PG_PROCESSES.filter((n) => n > 1 && (ours.get(1)?.length ?? 0) > 0).map((n) =>
     growthOf(1, n),
