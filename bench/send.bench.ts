@@ -288,8 +288,8 @@ async function postgresRows(url: string): Promise<void> {
   const send = (sender: ReturnType<typeof createSender<Events>>, i: number) =>
     sender.send('order.paid', payload(i));
   const ratios = new Map<number, number[]>(PG_PROCESSES.map((n) => [n, []]));
-  const ours = new Map<number, number[]>(PG_PROCESSES.map((n) => [n, []]));
-  const idle = new Map<number, number[]>(PG_PROCESSES.map((n) => [n, []]));
+  /** Our runs per process count, round by round. */
+  const ours = new Map<number, PairRun[]>(PG_PROCESSES.map((n) => [n, []]));
   console.log(
     `\nPostgreSQL: outbox (claim, sign, POST, complete) vs pg-boss ${PGBOSS_VERSION} (fetch, POST, complete), ` +
       `${PG_MESSAGES} jobs per run, concurrency ${CONCURRENCY} per process, separate worker processes` +
@@ -313,8 +313,7 @@ async function postgresRows(url: string): Promise<void> {
       };
       const { o, b } = await pair(round % 2 === 1 ? 'outbox' : 'pgboss');
       ratios.get(workers)?.push(o.rate / b.rate);
-      ours.get(workers)?.push(o.rate);
-      idle.get(workers)?.push(o.idleShare);
+      ours.get(workers)?.push(o);
       console.log(
         `round ${round}, ${workers} process${workers > 1 ? 'es' : ''}: outbox ${fmt(o.rate)} (${cpu(o)}), ` +
           `pg-boss ${fmt(b.rate)} (${cpu(b)}) → ${(o.rate / b.rate).toFixed(2)}×; load average ${loadAverage()}`,
@@ -330,12 +329,12 @@ async function postgresRows(url: string): Promise<void> {
   // median, with the rounds' spread: a median just above 1 with rounds either side of it is flat.
   const growthOf = (from: number, to: number): string => {
     const base = ours.get(from) ?? [];
-    const steps = (ours.get(to) ?? []).map((rate, i) => rate / (base[i] as number));
+    const steps = (ours.get(to) ?? []).map((run, i) => run.rate / (base[i] as PairRun).rate);
     const g = median(steps);
     const spread = `rounds ${Math.min(...steps).toFixed(2)}–${Math.max(...steps).toFixed(2)}`;
     // What the machine allows: only the CPU the fewer processes left idle can be put to work, so at
     // the same CPU per job the rate can grow at most 1 / (1 - idle share) on this machine.
-    const room = median(idle.get(from) ?? []);
+    const room = median(base.map((run) => run.idleShare));
     const bound = `${Math.round(room * 100)}% idle with ${from}: room for ${(1 / (1 - room)).toFixed(2)}× at the same CPU per job`;
     return `${to} vs ${from} processes ${g.toFixed(2)}× (${g > 1 ? 'grows' : 'does NOT grow'}; ${spread}; ${bound})`;
   };
