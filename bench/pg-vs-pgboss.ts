@@ -62,7 +62,7 @@ function receiverCpu(): number {
   return ticks / 100;
 }
 
-/** Idle and total CPU ticks of the whole machine, all cores (/proc/stat; zeros where there is none). */
+/** Idle, stolen and total CPU ticks of the whole machine, all cores (/proc/stat; zeros where there is none). */
 function machineTicks(): { idle: number; steal: number; total: number } {
   try {
     const fields = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] as string)
