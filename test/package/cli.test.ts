@@ -75,6 +75,23 @@ describe('config: package, zod, previous', () => {
         '/package/version',
       ],
       [{ package: { license: 'MIT; rm -rf' } }, /not an SPDX license expression/, '/package/license'],
+      // npm's and SPDX's own rules, as their libraries read them: core module names, reserved names,
+      // `~`, ids outside the SPDX list or in another letter case, non-canonical versions.
+      ...['node_modules', 'http', 'a~b', 'favicon.ico'].map((name): [unknown, RegExp, string] => [
+        { package: { name } },
+        /is not a valid npm package name/,
+        '/package/name',
+      ]),
+      ...['NotALicense', 'mit', 'MIT OR'].map((license): [unknown, RegExp, string] => [
+        { package: { license } },
+        /is not an SPDX license expression/,
+        '/package/license',
+      ]),
+      ...['v1.2.3', '1.2.3 ', '01.2.3'].map((version): [unknown, RegExp, string] => [
+        { package: { version } },
+        /is not a semver version/,
+        '/package/version',
+      ]),
       [{ package: { homepage: 'x' } }, /package\.homepage is not a package option/, '/package/homepage'],
       [{ package: { repository: { url: 1 } } }, /package\.repository must be a URL/, '/package/repository'],
       [{ package: 'x' }, /`package` must be an object/, '/package'],

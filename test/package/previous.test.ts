@@ -75,6 +75,11 @@ describe('classifyBump', () => {
     expect(bumpVersion('1.2.3', 'minor')).toBe('1.3.0');
     expect(bumpVersion('1.2.3', 'patch')).toBe('1.2.4');
     expect(bumpVersion('1.3.0-rc.1', 'patch')).toBe('1.3.0');
+    // A prerelease is released by the bump it precedes: 1.3.0-rc.1 already carries the minor change.
+    expect(bumpVersion('1.3.0-rc.1', 'minor')).toBe('1.3.0');
+    expect(bumpVersion('2.0.0-rc.1', 'major')).toBe('2.0.0');
+    expect(bumpVersion('1.2.3-rc.1', 'minor')).toBe('1.3.0');
+    expect(bumpVersion('1.2.3+build.5', 'patch')).toBe('1.2.4');
     expect(bumpVersion('1.2.3', 'none')).toBe('1.2.3');
   });
 

@@ -6,6 +6,7 @@
  * generation again rewrites that entry instead of bumping twice, so `--check` stays stable.
  */
 import { createHash } from 'node:crypto';
+import semver from 'semver';
 import type { DiffChange, DiffReport } from '../../diff/index.js';
 import type { ContractModel } from '../../model.js';
 import { code, inline } from './markdown.js';
@@ -28,14 +29,9 @@ export function classifyBump(report: DiffReport): Bump {
 }
 
 export function bumpVersion(version: string, bump: Bump): string {
-  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
-  if (!match || bump === 'none') return version;
-  const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  // A prerelease (1.2.0-rc.1) is released by a patch bump; build metadata is dropped.
-  const pre = /^\d+\.\d+\.\d+-/.test(version);
-  if (bump === 'major') return `${major + 1}.0.0`;
-  if (bump === 'minor') return `${major}.${minor + 1}.0`;
-  return pre ? `${major}.${minor}.${patch}` : `${major}.${minor}.${patch + 1}`;
+  if (bump === 'none' || semver.valid(version) === null) return version;
+  // semver's rules: a prerelease is released by the bump it precedes (1.3.0-rc.1 + minor → 1.3.0).
+  return semver.inc(version, bump) ?? version;
 }
 
 /** A digest of what a contract delivers and documents (not where its files are). */

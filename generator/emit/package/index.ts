@@ -20,7 +20,7 @@ import {
   firstEntryMarker,
   withEntry,
 } from './changelog.js';
-import { type PackageInfo, SEMVER } from './info.js';
+import { isSemver, type PackageInfo } from './info.js';
 import { licenseText } from './license.js';
 import { defaultDescription, emitPackageJson, type ResolvedPackage } from './package-json.js';
 import { emitReadme } from './readme.js';
@@ -69,7 +69,7 @@ function existingVersion(packageJson: string | undefined): string | undefined {
   if (packageJson === undefined) return undefined;
   try {
     const version = (JSON.parse(packageJson) as { version?: unknown }).version;
-    return typeof version === 'string' && SEMVER.test(version) ? version : undefined;
+    return typeof version === 'string' && isSemver(version) ? version : undefined;
   } catch {
     return undefined;
   }

@@ -3,6 +3,9 @@
  * Checked up front so a bad name or version is a GeneratorError naming the field, never a package
  * npm refuses to publish.
  */
+import semver from 'semver';
+import parseSpdx from 'spdx-expression-parse';
+import validateName from 'validate-npm-package-name';
 import { GeneratorError } from '../../errors.js';
 
 export type Repository =
@@ -22,14 +25,27 @@ export interface PackageInfo {
   readonly author?: string;
 }
 
-/** npm's rules for new package names: lower case, URL-safe, optionally scoped, at most 214 characters. */
-const NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
-/** Semver 2.0.0 (build metadata allowed). */
-export const SEMVER =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
-/** An SPDX id or expression (`MIT`, `Apache-2.0`, `(MIT OR Apache-2.0)`), `UNLICENSED` or `SEE LICENSE IN <file>`. */
-const LICENSE =
-  /^(?:[A-Za-z0-9.+-]+|\([A-Za-z0-9.+ ()-]+\)|[A-Za-z0-9.+-]+(?: (?:OR|AND|WITH) [A-Za-z0-9.+-]+)+|SEE LICENSE IN \S+)$/;
+/** npm's own special license values, beside SPDX expressions. */
+const NPM_LICENSE = /^(?:UNLICENSED|SEE LICENSE IN \S+)$/;
+
+/** A semver 2.0.0 version (build metadata allowed), as npm's own `semver` reads it. */
+export function isSemver(version: string): boolean {
+  const parsed = semver.parse(version);
+  // `parse` also takes `v1.2.3` and surrounding spaces; npm publishes only the canonical spelling.
+  const build = parsed?.build.length ? `+${parsed.build.join('.')}` : '';
+  return parsed !== null && `${parsed.version}${build}` === version;
+}
+
+/** An SPDX expression (`MIT`, `(MIT OR Apache-2.0)`, ids in their SPDX spelling), or npm's own values. */
+export function isLicense(license: string): boolean {
+  if (NPM_LICENSE.test(license)) return true;
+  try {
+    parseSpdx(license);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const KNOWN = new Set(['name', 'version', 'description', 'license', 'repository', 'author']);
 
@@ -41,8 +57,9 @@ function invalid(file: string | undefined, field: string, message: string, expec
   });
 }
 
+/** npm's rules for new package names (no core module names, no `node_modules`, no `~'!()*`). */
 export function isValidPackageName(name: string): boolean {
-  return name.length <= 214 && NAME.test(name) && !/^[._]/.test(name.split('/').pop() ?? '');
+  return validateName(name).validForNewPackages;
 }
 
 /** Validates `package` from a config file (or the programmatic API); `file` names the config in errors. */
@@ -74,10 +91,10 @@ export function validatePackageInfo(raw: unknown, file?: string): PackageInfo {
       'lower case, URL-safe, e.g. @acme/petstore-webhooks',
     );
   }
-  if (info.version !== undefined && !SEMVER.test(info.version)) {
+  if (info.version !== undefined && !isSemver(info.version)) {
     throw invalid(file, 'version', `${JSON.stringify(info.version)} is not a semver version`, 'e.g. 1.2.0');
   }
-  if (info.license !== undefined && !LICENSE.test(info.license)) {
+  if (info.license !== undefined && !isLicense(info.license)) {
     throw invalid(
       file,
       'license',
