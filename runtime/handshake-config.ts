@@ -40,7 +40,10 @@ export interface EchoHandshake {
 /** Answer `{ [tokenField]: token, [hashField]: HMAC(secret, token) }` (Zoom's URL validation shape). */
 export interface HmacTokenHandshake {
   readonly kind: 'hmac-token';
-  /** Default `true`: answered after the request's signature verified. */
+  /**
+   * Always answered after the request's signature verified: the answer is a MAC under the delivery
+   * key, so `false` (before verification, a signing oracle) is refused with `invalid_config`.
+   */
   readonly signed?: boolean;
   readonly token: HandshakeSource;
   readonly when?: HandshakeMatch;

@@ -51,6 +51,7 @@ describe('x-gen-webhooks.handshakes', () => {
       { kind: 'echo', signed: false, challenge: { query: 'validationToken' }, respond: { kind: 'text' } },
       {
         kind: 'hmac-token',
+        signed: true,
         token: { body: '/payload/plainToken' },
         algorithm: 'sha512',
         encoding: 'base64',
@@ -195,6 +196,24 @@ describe('x-gen-webhooks.handshakes', () => {
       },
       `${P}/0/algorithm`,
       /"md5"/,
+    ],
+    [
+      'an unsigned hmac-token (its answer would be a MAC for anyone: a signing oracle)',
+      {
+        handshakes: [
+          { kind: 'cloudevents', allowedOrigins: '*' },
+          {
+            kind: 'hmac-token',
+            signed: false,
+            token: { body: '/t' },
+            algorithm: 'sha256',
+            encoding: 'hex',
+            respond: { tokenField: 'a', hashField: 'b' },
+          },
+        ],
+      },
+      `${P}/1/signed`,
+      /"hmac-token" handshake must be signed/,
     ],
     [
       'an hmac-token respond missing hashField',

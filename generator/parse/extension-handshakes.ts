@@ -119,11 +119,20 @@ function echo(loc: Loc, value: Record<string, unknown>): EchoHandshake {
 function hmacToken(loc: Loc, value: Record<string, unknown>): HmacTokenHandshake {
   const keys = ['kind', 'signed', 'token', 'when', 'algorithm', 'encoding', 'respond'];
   onlyKeys(loc, value, keys, 'an "hmac-token" handshake');
+  // The answer is a MAC under the key deliveries are verified with: given to an unverified caller,
+  // it signs whatever that caller chose as the token (a signing oracle).
+  if (value.signed !== undefined && bool(child(loc, 'signed'), 'signed') === false) {
+    fail(
+      child(loc, 'signed'),
+      'an "hmac-token" handshake must be signed: its answer is an HMAC under the delivery secret, so an unsigned one would sign any token an anonymous caller sends',
+      'true (or no signed key): answered only after the request verified',
+    );
+  }
   const respondLoc = child(loc, 'respond');
   onlyKeys(respondLoc, object(respondLoc, 'respond'), ['tokenField', 'hashField'], 'respond');
   return {
     kind: 'hmac-token',
-    ...(value.signed === undefined ? {} : { signed: bool(child(loc, 'signed'), 'signed') }),
+    ...(value.signed === undefined ? {} : { signed: true }),
     token: source(child(loc, 'token'), 'token'),
     ...(value.when === undefined ? {} : { when: match(child(loc, 'when')) }),
     algorithm: oneOf(child(loc, 'algorithm'), ['sha256', 'sha512'] as const, 'handshake algorithm'),

@@ -10,8 +10,11 @@
 import type { Contract, EventMapBase } from '../contract.js';
 import { envelopeFields } from '../envelope.js';
 import { WebhookError } from '../errors.js';
+import { refuseUnsignedHmacToken } from './contract-handshakes.js';
 
 export function checkContract(contract: Contract<EventMapBase>): void {
+  // A parser answers no handshake, but a contract that declares an oracle is refused everywhere.
+  refuseUnsignedHmacToken(contract.handshakes ?? []);
   if (contract.selector.kind === 'header') {
     for (const [name, definition] of Object.entries(contract.events)) {
       if (definition.match?.header === undefined) {

@@ -181,11 +181,27 @@ export function contractHandshakes(
   });
 }
 
+/**
+ * `invalid_config` for an `hmac-token` handshake answered before verification: its answer is an HMAC
+ * under the key deliveries are verified with, so an anonymous caller could have any token signed
+ * (a signing oracle). The generator refuses it too; this guards hand-written contracts and parts.
+ */
+export function refuseUnsignedHmacToken(configs: readonly HandshakeConfig[]): void {
+  const index = configs.findIndex((c) => c.kind === 'hmac-token' && c.signed === false);
+  if (index < 0) return;
+  throw new WebhookError(
+    'invalid_config',
+    'an hmac-token handshake must be signed (signed: true, the default): its answer is an HMAC under the delivery secret, so answering it before verification would sign any token for anyone',
+    { details: { pointer: `/x-gen-webhooks/handshakes/${index}/signed` } },
+  );
+}
+
 export function declaredHandshakes(
   configs: readonly HandshakeConfig[],
   secrets: readonly Secret[],
   options: { readonly verificationEvent: boolean; readonly verifyToken?: string | undefined },
 ): ContractHandshakes | undefined {
+  refuseUnsignedHmacToken(configs);
   const tokenIndex = configs.findIndex((c) => c.kind === 'echo' && c.verifyToken !== undefined);
   if (tokenIndex >= 0 && (options.verifyToken === undefined || options.verifyToken === '')) {
     throw new WebhookError(
