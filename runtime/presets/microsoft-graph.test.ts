@@ -70,6 +70,20 @@ describe('microsoft-graph preset', () => {
       ),
     ).toBeUndefined();
 
+    // Anything but 1–1024 printable ASCII characters is refused, not echoed.
+    for (const token of ['a'.repeat(1025), '<b>\r\n', '']) {
+      const refused = await preflight(
+        {
+          method: 'POST',
+          url: `https://example.com/graph?validationToken=${encodeURIComponent(token)}`,
+          headers: {},
+          body: new Uint8Array(),
+        },
+        { secret: clientState },
+      );
+      expect(refused).toEqual({ status: 400, headers: {}, body: '' });
+    }
+
     const seen: unknown[] = [];
     const lifecycle = { ...notification('updated'), lifecycleEvent: 'reauthorizationRequired' };
     const ack = await microsoftGraph.handshake(

@@ -3,12 +3,14 @@
  * Graph signs nothing: each notification in `value[]` carries the `clientState` given when the
  * subscription was created, and that is the `secret` (checked on every notification, constant time).
  * Subscribing (and each lifecycle URL) is validated by an unsigned POST `?validationToken=…`, answered
- * by `preflight` with the decoded token as text/plain (Graph waits 10 seconds). Lifecycle notifications
+ * by `preflight` with the decoded token as text/plain (Graph waits 10 seconds), when it is 1–1024
+ * printable ASCII characters (the contract handshakes' check; anything else is a 400). Lifecycle notifications
  * (`reauthorizationRequired`, `subscriptionRemoved`, `missed`) go to `preset.onLifecycle` and are
  * answered 202; change notifications are dispatched as `created`/`updated`/`deleted` (one per
  * delivery) or `batch`.
  */
 import { WebhookError } from '../errors.js';
+import { CHALLENGE } from '../receive/verification-event.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { microsoftGraphWindow } from '../stores/retry-windows.js';
 import { parseJson } from './support.js';
@@ -109,6 +111,9 @@ export const microsoftGraph: ProviderPreset<'microsoft-graph'> = {
     const token = queryParam(request.url, 'validationToken');
     if (token === undefined) return undefined;
     if (request.method !== undefined && request.method.toUpperCase() !== 'POST') return undefined;
+    // Anyone can send this unsigned request: echo only what a contract's echo handshake would
+    // (short printable text, the shared CHALLENGE check), never megabytes or markup of theirs.
+    if (!CHALLENGE.test(token)) return emptyResponse(400);
     // URLSearchParams already decoded it; Graph wants the token back as is.
     return textResponse(200, token);
   }),
