@@ -5,7 +5,7 @@
 import { bodyTooLarge, joinChunks } from '../bytes.js';
 import { WebhookError } from '../errors.js';
 import type { ReceiveResult } from '../receive/types.js';
-import type { NodeRequest, NodeResponse } from './node-types.js';
+import type { NodeAdapterOptions, NodeRequest, NodeResponse } from './node-types.js';
 import type { ReceiverLike } from './types.js';
 
 const consumed = (): WebhookError =>
@@ -14,15 +14,39 @@ const consumed = (): WebhookError =>
     'The request body stream was already read by other middleware; mount the webhook route before any body parser.',
   );
 
+/** `receiver.node()`'s default body-read deadline (ms): generous for a 5 MiB body on a slow link. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+/** The answer to a body that missed its deadline: 408, and the connection is closed. */
+const bodyTimeout = (ms: number): WebhookError =>
+  new WebhookError('timeout', `The request body was not received within ${ms} ms`, {
+    status: 408,
+    details: { bodyTimeoutMs: ms },
+  });
+
+/** `invalid_config` unless `bodyTimeoutMs` is a number of ms > 0 (`Infinity`: no deadline). */
+export function checkBodyTimeout(options: NodeAdapterOptions | undefined): number {
+  const ms = options?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (typeof ms !== 'number' || !(ms > 0)) {
+    throw new WebhookError(
+      'invalid_config',
+      `bodyTimeoutMs must be a number of ms > 0, or Infinity for no deadline (got ${String(ms)})`,
+    );
+  }
+  return ms;
+}
+
 /**
  * Reads the whole body as bytes and calls `done` once, with the bytes or a `WebhookError`
- * (`payload_too_large` above `limit`). Callback-shaped: `nodeHandler` runs it per request, and a
- * promise plus its closures per request is measurable at webhook rates.
+ * (`payload_too_large` above `limit`; `timeout`, status 408, when the body is not complete within
+ * `timeoutMs`, if given). Callback-shaped: `nodeHandler` runs it per request, and a promise plus its
+ * closures per request is measurable at webhook rates.
  */
 export function readNodeBodyThen(
   req: NodeRequest,
   limit: number,
   done: (error: WebhookError | undefined, body: Uint8Array | undefined) => void,
+  timeoutMs = Number.POSITIVE_INFINITY,
 ): void {
   if (req.readableEnded) {
     done(consumed(), undefined);
@@ -37,6 +61,17 @@ export function readNodeBodyThen(
   let chunks: Uint8Array[] | undefined;
   let size = 0;
   let settled = false;
+  // A total deadline, not an idle one: a byte at a time resets idle timers (socket.setTimeout).
+  const timer = Number.isFinite(timeoutMs)
+    ? setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        cleanup();
+        done(bodyTimeout(timeoutMs), undefined);
+      }, timeoutMs)
+    : undefined;
+  // Never keeps a process alive that is otherwise done.
+  (timer as { unref?: () => void } | undefined)?.unref?.();
   const onData = (chunk: Uint8Array | string): void => {
     const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
     size += bytes.byteLength;
@@ -56,6 +91,7 @@ export function readNodeBodyThen(
     // The request is over: its listeners go with it (removing them costs more than it saves).
     if (settled) return;
     settled = true;
+    if (timer !== undefined) clearTimeout(timer);
     // Small bodies arrive in one chunk: hand it over without copying.
     if (chunks === undefined) {
       done(undefined, first ?? new Uint8Array(0));
@@ -70,6 +106,7 @@ export function readNodeBodyThen(
     done(new WebhookError('invalid_body', 'The request body could not be read', { cause: error }), undefined);
   };
   const cleanup = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
     req.off('data', onData);
     req.off('end', onEnd);
     req.off('error', onError);
@@ -102,35 +139,52 @@ export function sendNodeResult(res: NodeResponse, result: ReceiveResult): void {
   const headers = result.headers;
   if (headers !== undefined)
     for (const name of Object.keys(headers)) res.setHeader(name, headers[name] as string);
-  if (result.status === 413) res.setHeader('connection', 'close');
+  // The rest of the body is not read (413) or never came (408): this connection is done.
+  if (result.status === 413 || result.status === 408) res.setHeader('connection', 'close');
   // end(body) with no header written yet lets node:http send Content-Length (writeHead first would
   // switch the answer to chunked encoding: more bytes and a writev per response).
   res.end(result.body);
 }
 
-/** A `node:http` request listener for a receiver. */
-export function nodeHandler(receiver: ReceiverLike): (req: NodeRequest, res: NodeResponse) => void {
+/**
+ * A `node:http` request listener for a receiver (`receiver.node(options)`): the body is read with the
+ * `maxBodyBytes` cap and the `bodyTimeoutMs` deadline (`invalid_config` for a bad one).
+ */
+export function nodeHandler(
+  receiver: ReceiverLike,
+  options?: NodeAdapterOptions,
+): (req: NodeRequest, res: NodeResponse) => void {
   const limit = receiver.maxBodyBytes;
+  const timeoutMs = checkBodyTimeout(options);
   return (req, res) => {
     const rejected = (error: unknown): void => sendNodeResult(res, receiver.reject(error));
-    readNodeBodyThen(req, limit, (error, body) => {
-      if (error !== undefined) {
-        rejected(error);
-        return;
-      }
-      let answer: Promise<ReceiveResult>;
-      try {
-        answer = receiver.handle({
-          headers: req.headers,
-          body: body as Uint8Array,
-          url: requestUrl(req),
-          ...(req.method === undefined ? {} : { method: req.method }),
-        });
-      } catch (thrown) {
-        rejected(thrown);
-        return;
-      }
-      answer.then((result) => sendNodeResult(res, result), rejected);
-    });
+    readNodeBodyThen(
+      req,
+      limit,
+      (error, body) => {
+        if (error !== undefined) {
+          if (error.status === 408) {
+            // The trickling client is not waited for: the socket goes once the 408 is written.
+            res.once?.('finish', () => req.destroy?.());
+          }
+          rejected(error);
+          return;
+        }
+        let answer: Promise<ReceiveResult>;
+        try {
+          answer = receiver.handle({
+            headers: req.headers,
+            body: body as Uint8Array,
+            url: requestUrl(req),
+            ...(req.method === undefined ? {} : { method: req.method }),
+          });
+        } catch (thrown) {
+          rejected(thrown);
+          return;
+        }
+        answer.then((result) => sendNodeResult(res, result), rejected);
+      },
+      timeoutMs,
+    );
   };
 }

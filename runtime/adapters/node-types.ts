@@ -18,6 +18,18 @@ export interface NodeRequest {
   off(event: 'end', listener: () => void): unknown;
   off(event: 'error', listener: (error: Error) => void): unknown;
   resume(): unknown;
+  /** Ends the request and its socket (a body that missed its deadline is not read further). */
+  destroy?(): unknown;
+}
+
+/** Options of `receiver.node(options)`. */
+export interface NodeAdapterOptions {
+  /**
+   * Deadline for reading the whole body, in ms from the start of the read (default 10 000). A body
+   * not complete by then is answered 408 and its connection closed: a client trickling a byte at a
+   * time cannot hold a socket until Node's `server.requestTimeout` (300 s). `Infinity` turns it off.
+   */
+  readonly bodyTimeoutMs?: number;
 }
 
 export interface NodeResponse {
@@ -25,4 +37,5 @@ export interface NodeResponse {
   readonly headersSent: boolean;
   setHeader(name: string, value: string): unknown;
   end(body: string): unknown;
+  once?(event: 'finish', listener: () => void): unknown;
 }

@@ -23,6 +23,7 @@ import { policyCheck } from './policy.js';
 import { receivePipeline } from './receive-request.js';
 import { receiverObject } from './receiver-object.js';
 import { checkOptions, type LooseOptions, observersOf, ownerTokens } from './receiver-options.js';
+import { checkReplayTtl } from './replay-window.js';
 import { errorResult, toWebhookError } from './respond.js';
 import type { Ids, RunContext } from './run-context.js';
 import { plainRun } from './run-plain.js';
@@ -60,6 +61,12 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   const storeTimeoutMs = checkOptions(o, store);
   const rules = rulesFor(contract, o, parts, 'createReceiver', now);
   const ttlMs = o.ttlMs ?? store?.ttlMs ?? rules.ttlMs ?? DEFAULT_TTL_MS;
+  // A processed id must outlive the window its signed timestamp is accepted in (replay-window.ts).
+  if (store !== undefined) {
+    const source =
+      o.ttlMs !== undefined ? 'ttlMs' : store.ttlMs !== undefined ? "the store's ttlMs" : 'the default ttlMs';
+    checkReplayTtl(contract, o, ttlMs, source);
+  }
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const unknownEvent = o.unknownEvent ?? 'ignore';
   const listeners = listenersOf(o.handlers ?? {}, o.preHandle);

@@ -1,4 +1,5 @@
 /** The receiver: verify → replay window → parse → validate → claim → handle → done; ack-fast queue. */
+export type { NodeAdapterOptions } from '../adapters/node-types.js';
 export { type AckFastOptions, ackFastQueue } from './ack-fast-mode.js';
 export { contractHandshakes } from './contract-handshakes.js';
 export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';

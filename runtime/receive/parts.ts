@@ -10,6 +10,7 @@
  * carry that code): the generator chooses them (`receiverParts`, tested against these rules), and a
  * hand-written contract goes through the entries' `createReceiver`, which has them all.
  */
+import type { NodeAdapterOptions } from '../adapters/node-types.js';
 import type { ReceiverLike } from '../adapters/types.js';
 import type { BodyFormats, Contract, EventMapBase, SignatureConfig } from '../contract.js';
 import type { PresetSchemeOptions, ProviderPreset } from '../presets/types.js';
@@ -83,7 +84,7 @@ export interface ReceiverParts {
   /** The answers to the handshakes a contract declares (`x-gen-webhooks.handshakes`). */
   readonly handshakes?: typeof contractHandshakes;
   /** `receiver.node()`: the node:http adapter (the Node entry's parts; a Web bundle has none). */
-  readonly node?: (receiver: ReceiverLike) => NodeHandler;
+  readonly node?: (receiver: ReceiverLike, options?: NodeAdapterOptions) => NodeHandler;
   /** The ack-fast mode of a preset that defaults to it (Slack, Discord, …), used when the store queues durably. */
   readonly ackFast?: AckFast;
   /**

@@ -3,6 +3,7 @@
  * `fetch` and Node `node()` adapters, and the ack-fast worker's controls.
  */
 
+import type { NodeAdapterOptions } from '../adapters/node-types.js';
 import { webHandler } from '../adapters/web.js';
 import { WebhookError } from '../errors.js';
 import type { Completions } from './completion.js';
@@ -43,11 +44,11 @@ export function receiverObject(
     reject,
     maxBodyBytes,
     fetch: (request: Request) => fetchHandler(request),
-    node: () => {
+    node: (options?: NodeAdapterOptions) => {
       if (parts.node === undefined) {
         throw new WebhookError('invalid_config', 'receiver.node() is on Node only (use receiver.fetch)');
       }
-      return parts.node(receiver);
+      return parts.node(receiver, options);
     },
     startWorker: () => requireWorker().start(),
     drain: () => requireWorker().drain(),

@@ -1,5 +1,5 @@
 /** Public types of the receiver (`createReceiver`). */
-import type { NodeRequest, NodeResponse } from '../adapters/node-types.js';
+import type { NodeAdapterOptions, NodeRequest, NodeResponse } from '../adapters/node-types.js';
 import type { EventMapBase, EventName } from '../contract.js';
 import type { WebhookError } from '../errors.js';
 import type { ReceiveTracing } from '../otel/types.js';
@@ -300,8 +300,11 @@ export interface Receiver<M extends EventMapBase = EventMapBase, Tx = unknown> {
   handle(request: ReceiveRequest): Promise<ReceiveResult>;
   /** Web-standard handler: Hono, Next.js route handlers, Bun, Deno, Workers. */
   fetch(request: Request): Promise<Response>;
-  /** `node:http` request listener (reads the raw body with the `maxBodyBytes` cap). */
-  node(): NodeHandler;
+  /**
+   * `node:http` request listener: reads the raw body with the `maxBodyBytes` cap within
+   * `bodyTimeoutMs` (default 10 s, then 408; docs/receiver.md, "Node server timeouts").
+   */
+  node(options?: NodeAdapterOptions): NodeHandler;
   /** ack-fast: start processing queued events in this process. */
   startWorker(): void;
   /** ack-fast: process every due queued event now, then return. */
