@@ -34,6 +34,12 @@ export interface Endpoint {
   readonly secrets: readonly EndpointSecret[];
   readonly enabled: boolean;
   readonly disabledReason?: DisabledReason;
+  /**
+   * When the endpoint last acknowledged endpoint verification at its current `url`; unset = never
+   * (created with verification off, or the URL changed since). A disable keeps it, a new URL clears
+   * it. With verification on, the manager enables only endpoints that have it.
+   */
+  readonly verifiedAt?: number;
   readonly consecutiveFailures: number;
   /** Deliveries per second to this endpoint (across all workers); unset = the worker default. */
   readonly rateLimit?: number;
@@ -51,6 +57,8 @@ export interface NewEndpoint {
   readonly secret: string;
   readonly rateLimit?: number;
   readonly description?: string;
+  /** When the URL acknowledged verification (before the endpoint was created). */
+  readonly verifiedAt?: number;
 }
 
 /** Changes to an endpoint; omitted fields stay, `null` clears an optional one. */
@@ -59,6 +67,11 @@ export interface EndpointPatch {
   readonly events?: readonly string[];
   readonly description?: string | null;
   readonly rateLimit?: number | null;
+  /**
+   * The endpoint acknowledged verification at `url` at `at`: recorded only if `url` is its URL after
+   * the patch (a URL changed meanwhile stays unverified). A new `url` without it clears `verifiedAt`.
+   */
+  readonly verified?: { readonly url: string; readonly at: number };
 }
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'dead';
@@ -228,8 +241,12 @@ export interface EndpointRegistry {
     overlapUntil: number,
     scope?: TenantScope,
   ): Promise<Endpoint | undefined>;
-  /** Enables, resets the failure counter, and makes its pending deliveries due now. */
+  /**
+   * Enables, resets the failure counter, and makes its pending deliveries due now. Checks no
+   * verification: `EndpointManager.enable` does, before it calls this.
+   */
   enableEndpoint(id: string, now: number, scope?: TenantScope): Promise<Endpoint | undefined>;
+  /** Disables with `reason` (replacing any earlier one); `verifiedAt` stays as it is. */
   disableEndpoint(
     id: string,
     reason: DisabledReason,
@@ -272,4 +289,21 @@ export interface OutboxRetention {
   prune(options: Omit<PruneOutboxOptions, 'tables'>): Promise<PruneOutboxResult>;
 }
 
-export interface Outbox extends OutboxSchema, EndpointRegistry, DeliveryQueue, AttemptLog, OutboxRetention {}
+/**
+ * Portal sessions ended before their expiry (sign-out): the session token is stateless, so the only
+ * way to end it early is a record every portal instance on this database checks.
+ */
+export interface SessionRevocations {
+  /** Records `sessionId` as ended until `expiresAt` (its token's expiry); prunes expired records. */
+  revokeSession(sessionId: string, expiresAt: number, now: number): Promise<void>;
+  /** Whether `sessionId` was revoked and its record has not expired by `now`. */
+  isSessionRevoked(sessionId: string, now: number): Promise<boolean>;
+}
+
+export interface Outbox
+  extends OutboxSchema,
+    EndpointRegistry,
+    DeliveryQueue,
+    AttemptLog,
+    OutboxRetention,
+    SessionRevocations {}

@@ -14,6 +14,7 @@ import { pgContext } from './outbox/postgres/context.js';
 import { pgEndpoints } from './outbox/postgres/endpoints.js';
 import { pgQueue } from './outbox/postgres/queue.js';
 import { pgTables } from './outbox/postgres/schema.js';
+import { pgSessions } from './outbox/postgres/sessions.js';
 import type { Outbox } from './outbox.js';
 import { prunePostgresOutbox } from './postgres-prune.js';
 import { type SecretKey, secretCodec } from './secret-box.js';
@@ -57,6 +58,7 @@ export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}):
     ...pgEndpoints(ctx),
     ...pgQueue(ctx),
     ...pgAttempts(ctx),
+    ...pgSessions(ctx),
     async prune(pruneOptions) {
       await ctx.init();
       return prunePostgresOutbox(ctx.pool, { ...pruneOptions, tables: ctx.T });

@@ -14,6 +14,7 @@ import { sqliteAttempts } from './outbox/sqlite/attempts.js';
 import { sqliteContext } from './outbox/sqlite/context.js';
 import { sqliteEndpoints } from './outbox/sqlite/endpoints.js';
 import { sqliteQueue } from './outbox/sqlite/queue.js';
+import { sqliteSessions } from './outbox/sqlite/sessions.js';
 import type { Outbox } from './outbox.js';
 import { type SecretKey, secretCodec } from './secret-box.js';
 import { pruneSqliteOutbox } from './sqlite-prune.js';
@@ -51,6 +52,7 @@ export function sqliteOutbox(
     ...sqliteEndpoints(ctx),
     ...sqliteQueue(ctx),
     ...sqliteAttempts(ctx),
+    ...sqliteSessions(ctx),
     async prune(pruneOptions) {
       return pruneSqliteOutbox(await ctx.db(), { ...pruneOptions, tables: ctx.T });
     },

@@ -1,9 +1,10 @@
 /**
  * What the manager does around a verification: register only verified endpoints enabled, keep a
- * failed one disabled as `unverified`, and apply a rate the endpoint allowed (CloudEvents
- * `WebHook-Allowed-Rate`) as its `rateLimit` when that is lower.
+ * failed one disabled as `unverified`, record a success as the endpoint's `verifiedAt` (the fact a
+ * later enable checks, whatever the disable reason says), and apply a rate the endpoint allowed
+ * (CloudEvents `WebHook-Allowed-Rate`) as its `rateLimit` when that is lower.
  */
-import type { Endpoint, NewEndpoint, Outbox, TenantScope } from '../deliver/outbox.js';
+import type { Endpoint, EndpointPatch, NewEndpoint, Outbox, TenantScope } from '../deliver/outbox.js';
 import { isWebhookError, WebhookError } from '../errors.js';
 import type { VerificationResult, Verifier, VerifyTarget } from './verify-endpoint.js';
 import { toEndpointView } from './view.js';
@@ -42,7 +43,11 @@ export async function createVerified(
   });
   if (outcome.ok) {
     const rateLimit = lowered(input.rateLimit, outcome.result);
-    return outbox.createEndpoint({ ...input, ...(rateLimit !== undefined ? { rateLimit } : {}) }, now());
+    const at = now();
+    return outbox.createEndpoint(
+      { ...input, verifiedAt: at, ...(rateLimit !== undefined ? { rateLimit } : {}) },
+      at,
+    );
   }
   const created = await outbox.createEndpoint(input, now());
   const disabled = await outbox.disableEndpoint(created.id, 'unverified', now(), { tenant: input.tenant });
@@ -56,9 +61,10 @@ function withEndpoint(error: WebhookError, endpoint: Endpoint, secret: string): 
 }
 
 /**
- * Verifies a stored endpoint again: on success one disabled as `unverified` is enabled (an endpoint
- * disabled for another reason keeps that state) and an allowed rate is applied; on failure nothing
- * changes and `endpoint_unverified` is thrown.
+ * Verifies a stored endpoint again: on success `verifiedAt` is recorded, an allowed rate applied, and
+ * the endpoint enabled when `enable` is set or it was disabled as `unverified` (one disabled for
+ * another reason otherwise keeps that state); on failure nothing changes and `endpoint_unverified`
+ * is thrown.
  */
 export async function verifyStored(
   outbox: Outbox,
@@ -66,30 +72,44 @@ export async function verifyStored(
   endpoint: Endpoint,
   now: () => number,
   scope: TenantScope,
+  enable = false,
 ): Promise<Endpoint> {
   const outcome = await attempt(verifier, { url: endpoint.url, secrets: endpoint.secrets });
   if (!outcome.ok) throw outcome.error;
-  let current = endpoint;
   const rateLimit = lowered(endpoint.rateLimit, outcome.result);
-  if (rateLimit !== endpoint.rateLimit) {
-    current = (await outbox.updateEndpoint(endpoint.id, { rateLimit }, now(), scope)) ?? current;
+  const at = now();
+  // Recorded only if the URL is still the one that answered (the outbox compares them).
+  const patch: EndpointPatch = {
+    verified: { url: endpoint.url, at },
+    ...(rateLimit !== endpoint.rateLimit ? { rateLimit } : {}),
+  };
+  const recorded = await outbox.updateEndpoint(endpoint.id, patch, at, scope);
+  if (!recorded)
+    throw new WebhookError('not_found', `No endpoint "${endpoint.id}"`, { details: { id: endpoint.id } });
+  if (recorded.verifiedAt === undefined) {
+    throw new WebhookError('endpoint_unverified', 'Endpoint verification failed: the URL changed meanwhile', {
+      details: { reason: 'url_changed' },
+    });
   }
-  if (!current.enabled && current.disabledReason === 'unverified') {
-    current = (await outbox.enableEndpoint(endpoint.id, now(), scope)) ?? current;
-  }
-  return current;
+  const enables = enable || (!recorded.enabled && recorded.disabledReason === 'unverified');
+  return enables ? ((await outbox.enableEndpoint(endpoint.id, now(), scope)) ?? recorded) : recorded;
 }
 
-/** Verifies a new URL for an existing endpoint before a PATCH applies it; returns the rate to apply. */
+/**
+ * Verifies a new URL for an existing endpoint before a PATCH applies it; returns what the PATCH adds:
+ * the rate to apply and the verification, so the new URL is stored verified in the same step.
+ */
 export async function verifyNewUrl(
   verifier: Verifier,
   endpoint: Endpoint,
   url: string,
   rateLimit: number | null | undefined,
-): Promise<number | null | undefined> {
+  now: () => number,
+): Promise<Pick<EndpointPatch, 'rateLimit' | 'verified'>> {
   const outcome = await attempt(verifier, { url, secrets: endpoint.secrets });
   if (!outcome.ok) throw outcome.error;
-  if (outcome.result.allowedRate === undefined) return rateLimit;
+  const verified = { url, at: now() };
+  if (outcome.result.allowedRate === undefined) return { rateLimit, verified };
   const configured = rateLimit === undefined ? endpoint.rateLimit : (rateLimit ?? undefined);
-  return lowered(configured, outcome.result);
+  return { rateLimit: lowered(configured, outcome.result), verified };
 }

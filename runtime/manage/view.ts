@@ -8,6 +8,8 @@ export interface EndpointView {
   readonly events: readonly string[];
   readonly enabled: boolean;
   readonly disabledReason: DisabledReason | null;
+  /** When the endpoint last passed verification at its URL (ISO 8601); null = never. */
+  readonly verifiedAt: string | null;
   readonly consecutiveFailures: number;
   readonly rateLimit: number | null;
   readonly description: string | null;
@@ -23,6 +25,7 @@ export function toEndpointView(endpoint: Endpoint): EndpointView {
     events: endpoint.events,
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason ?? null,
+    verifiedAt: endpoint.verifiedAt !== undefined ? new Date(endpoint.verifiedAt).toISOString() : null,
     consecutiveFailures: endpoint.consecutiveFailures,
     rateLimit: endpoint.rateLimit ?? null,
     description: endpoint.description ?? null,

@@ -93,6 +93,8 @@ export async function runAction(
     const now = deps.now();
     switch (action) {
       case 'disable': {
+        // Replaces the reason only: `verifiedAt` stays, so Enable still challenges an endpoint that
+        // never verified (manager.enable).
         if (!(await deps.outbox.disableEndpoint(id, 'manual', now, scope))) throw notFound();
         return endpointPage(id, 'disabled');
       }

@@ -7,7 +7,8 @@
  * Access is by magic link only (`createPortalLink`): opening one sets a signed session cookie for the
  * link's tenant, and every read and write goes through that tenant's scope, so another tenant's
  * endpoint or delivery id answers 404 exactly like an unknown one. Every form carries a CSRF token
- * derived from the session; posts without it, or from another site, are refused.
+ * derived from the session; posts without it, or from another site, are refused. Signing out revokes
+ * the session in the outbox's database, so a copied cookie is refused from then on.
  */
 import type { Contract, EventMapBase } from '../contract.js';
 import type { Outbox } from '../deliver/outbox.js';
@@ -22,7 +23,7 @@ import type { Call, Outcome, PortalDeps } from './deps.js';
 import { readForm } from './forms.js';
 import { htmlResponse, SECURITY_HEADERS } from './layout.js';
 import { renderPage } from './pages.js';
-import { clearSessionCookie, openSession, readSession } from './session.js';
+import { activeSession, clearSessionCookie, openSession, revokeSession } from './session.js';
 import { checkCsrf, csrfToken, type PortalKey, portalKey, verifyToken } from './token.js';
 import type { ViewContext } from './views/context.js';
 import { errorPage, opening } from './views/messages.js';
@@ -120,7 +121,8 @@ export function createPortalHandler<M extends EventMapBase>(
       // would drop the SameSite=Strict cookie just set; the refresh is a same-site navigation.
       return htmlResponse(200, opening(appName, base), { 'set-cookie': setCookie });
     }
-    const session = readSession(key, request, at);
+    // Signed-out sessions are refused like missing ones: the cookie alone is not the session.
+    const session = await activeSession(key, options.outbox, request, at);
     if (!session) {
       return fail(
         401,
@@ -156,6 +158,8 @@ export function createPortalHandler<M extends EventMapBase>(
         );
       }
       if (parts.length === 1 && parts[0] === 'logout') {
+        // Stored before the answer: a failure is an error page, not a sign-out that did not happen.
+        await revokeSession(options.outbox, session, at);
         return htmlResponse(
           200,
           errorPage(appName, base, 'Signed out', 'You have signed out of the webhook portal.'),

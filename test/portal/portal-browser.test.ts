@@ -4,7 +4,7 @@
  * status, duration, response snippet, next retry) and then the dead letter, switches the receiver to
  * succeed, redelivers from the UI and sees the delivery succeed; edits, disables and rotates. Tenant B,
  * signed in with its own link, gets 404 for A's endpoint and delivery URLs; an expired or tampered link
- * is refused. Every page passes the accessibility floor (labels, viewport, landmarks) and leaves a
+ * is refused; after A signs out, a copy of A's cookie is refused in the browser and over fetch. Every page passes the accessibility floor (labels, viewport, landmarks) and leaves a
  * screenshot in test/.tmp/portal-screenshots/.
  */
 import type { Page } from 'playwright-core';
@@ -214,5 +214,44 @@ describe.skipIf(skipBrowser)('portal in Chromium', () => {
     // Still B's session: the refused link changed nothing.
     await page.goto(`${portal.base}/`);
     expect(await page.getByText('Account bravo').count()).toBe(1);
+  }, 60_000);
+
+  it('signing out ends the session: a copy of the cookie is refused in the browser and over fetch', async () => {
+    const page = a.page;
+    await page.goto(portal.link('acme'));
+    await page.waitForURL(`${portal.base}/`);
+    const copied = (await a.context.cookies()).find((c) => c.name === 'gw_portal');
+    expect(copied?.value).toMatch(/^[\w-]+\.[\w-]+$/);
+    await page.goto(endpointUrl);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForSelector('h1:has-text("Signed out")');
+    await checkAccessible(page);
+    await screenshot(page, '14-signed-out');
+    expect((await a.context.cookies()).find((c) => c.name === 'gw_portal')).toBeUndefined();
+
+    // The copied cookie put back into the browser: refused like no session.
+    await a.context.addCookies([copied as NonNullable<typeof copied>]);
+    const replayed = await page.goto(endpointUrl);
+    expect(replayed?.status()).toBe(401);
+    expect(await page.locator('h1').textContent()).toBe('Signed out');
+    expect(await page.content()).not.toContain(receiver.url);
+
+    // And outside any browser, for a page and an action: nothing changes.
+    const cookie = `gw_portal=${copied?.value}`;
+    expect((await fetch(endpointUrl, { headers: { cookie }, redirect: 'manual' })).status).toBe(401);
+    const id = endpointUrl.split('/').pop() as string;
+    const before = (await portal.outbox.getEndpoint(id))?.secrets;
+    const rotate = await fetch(`${endpointUrl}/rotate-secret`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+    });
+    expect(rotate.status).toBe(401);
+    expect((await portal.outbox.getEndpoint(id))?.secrets).toEqual(before);
+
+    // B's session, in its own browser, was not touched.
+    await b.page.goto(`${portal.base}/`);
+    expect(await b.page.getByText('Account bravo').count()).toBe(1);
   }, 60_000);
 });

@@ -31,6 +31,7 @@ export function toEndpoint(r: Row, columns: Columns, codec: SecretCodec): Endpoi
     secrets: columns.json<StoredSecret[]>(r.secrets).map((s) => codec.read(s, id)),
     enabled: columns.bool(r.enabled),
     ...(r.disabled_reason ? { disabledReason: r.disabled_reason as DisabledReason } : {}),
+    ...(present(r.verified_at) ? { verifiedAt: columns.time(r.verified_at) } : {}),
     consecutiveFailures: r.consecutive_failures as number,
     ...(present(r.rate_limit) ? { rateLimit: Number(r.rate_limit) } : {}),
     ...(present(r.description) ? { description: r.description as string } : {}),

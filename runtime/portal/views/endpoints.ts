@@ -18,6 +18,17 @@ function reasonText(reason: string): string {
   return 'by you';
 }
 
+/**
+ * Shown once it matters: a verified endpoint, or a disabled one (Enable challenges it first when it
+ * never verified, whatever disabled it). An enabled one with verification off has nothing to show.
+ */
+const verifiedRow = (e: EndpointView): Html =>
+  e.verifiedAt !== null
+    ? html`<dt>Verification</dt><dd>verified ${time(Date.parse(e.verifiedAt))}</dd>`
+    : e.enabled
+      ? html``
+      : html`<dt>Verification</dt><dd>not verified</dd>`;
+
 const eventsText = (events: readonly string[]) => (events.includes('*') ? 'All events' : events.join(', '));
 
 export function endpointList(ctx: ViewContext, endpoints: readonly EndpointView[], notice: Html): Html {
@@ -71,6 +82,7 @@ ${notice}
 <dt>Description</dt><dd>${endpoint.description ?? html`<span class="muted">—</span>`}</dd>
 <dt>Events</dt><dd>${eventsText(endpoint.events)}</dd>
 <dt>State</dt><dd>${stateOf(endpoint)}</dd>
+${verifiedRow(endpoint)}
 <dt>Failures in a row</dt><dd>${endpoint.consecutiveFailures}</dd>
 <dt>Created</dt><dd>${time(Date.parse(endpoint.createdAt))}</dd>
 <dt>Updated</dt><dd>${time(Date.parse(endpoint.updatedAt))}</dd>

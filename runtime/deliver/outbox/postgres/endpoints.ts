@@ -17,8 +17,8 @@ export function pgEndpoints(ctx: PgContext): EndpointRegistry {
       const secrets = [codec.store({ secret: input.secret, createdAt: now }, id)];
       const [row] = await q(
         pool,
-        `INSERT INTO ${T.endpoints} (id, url, events, secrets, rate_limit, description, created_at, updated_at, tenant)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING *`,
+        `INSERT INTO ${T.endpoints} (id, url, events, secrets, rate_limit, description, created_at, updated_at, tenant, verified_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING *`,
         [
           id,
           input.url,
@@ -28,6 +28,7 @@ export function pgEndpoints(ctx: PgContext): EndpointRegistry {
           input.description ?? null,
           date(now),
           tenant,
+          input.verifiedAt !== undefined ? date(input.verifiedAt) : null,
         ],
       );
       if (!row) throw new WebhookError('invalid_argument', `Endpoint "${id}" already exists`);
@@ -59,9 +60,15 @@ export function pgEndpoints(ctx: PgContext): EndpointRegistry {
       const tenant = tenantOf(scope);
       await ctx.init();
       // A patch field that is absent keeps the column ($n IS FALSE); null clears an optional one.
+      // verified_at: a verification of the URL stored after the patch records it; any other new URL
+      // clears it (the right-hand sides read the row as it was).
       const [row] = await q(
         pool,
         `UPDATE ${T.endpoints} SET
+           verified_at = CASE
+             WHEN $10::text IS NOT NULL AND $10 = COALESCE($3, url) THEN $11::timestamptz
+             WHEN $3::text IS NOT NULL AND $3 <> url THEN NULL
+             ELSE verified_at END,
            url = COALESCE($3, url),
            events = COALESCE($4::text[], events),
            description = CASE WHEN $5 THEN $6 ELSE description END,
@@ -78,6 +85,8 @@ export function pgEndpoints(ctx: PgContext): EndpointRegistry {
           patch.rateLimit !== undefined,
           patch.rateLimit ?? null,
           date(now),
+          patch.verified?.url ?? null,
+          patch.verified ? date(patch.verified.at) : null,
         ],
       );
       return row ? ctx.toEndpoint(row) : undefined;

@@ -17,6 +17,8 @@ export interface PgTables {
   readonly messages: string;
   readonly deliveries: string;
   readonly attempts: string;
+  /** Portal sessions signed out before their expiry. */
+  readonly revokedSessions: string;
   /** The sequence of `deliveries.ordering_seq`. */
   readonly orderingSeq: string;
 }
@@ -30,6 +32,7 @@ export function pgTables(schema: string, prefix: string): PgTables {
     messages: t('messages'),
     deliveries: t('deliveries'),
     attempts: t('attempts'),
+    revokedSessions: t('revoked_sessions'),
     orderingSeq: t('deliveries_ordering_seq'),
   };
 }
@@ -50,12 +53,15 @@ export const SCHEMA_OBJECTS = [
   'endpoints_skipped',
   'deliveries_ordering_seq',
   'deliveries_ordering',
+  'revoked_sessions',
+  'revoked_sessions_expires',
 ] as const;
 
 /** Columns added in place to tables made by older versions. */
 const ADDED_COLUMNS = [
   ['endpoints', 'tenant'],
   ['deliveries', 'ordering_key'],
+  ['endpoints', 'verified_at'],
 ] as const;
 
 export async function createSchema(c: PoolClient, T: PgTables, codec: SecretCodec): Promise<void> {
@@ -95,6 +101,7 @@ async function migrate(c: PoolClient, T: PgTables): Promise<void> {
       secrets jsonb NOT NULL,
       enabled boolean NOT NULL DEFAULT true,
       disabled_reason text,
+      verified_at timestamptz,
       consecutive_failures integer NOT NULL DEFAULT 0,
       rate_limit double precision,
       rate_tat timestamptz,
@@ -152,6 +159,12 @@ async function migrate(c: PoolClient, T: PgTables): Promise<void> {
   await c.query(
     `CREATE INDEX IF NOT EXISTS "${prefix}endpoints_tenant" ON ${T.endpoints} (tenant, created_at)`,
   );
+  // Tables made before verification was recorded: no endpoint is known verified (null), so with
+  // verification on each is challenged before it is enabled again. IF NOT EXISTS as well: the check
+  // keeps the common case lock-free, the clause keeps a repeat harmless.
+  if (!(await hasColumn(c, T, 'endpoints', 'verified_at'))) {
+    await c.query(`ALTER TABLE ${T.endpoints} ADD COLUMN IF NOT EXISTS verified_at timestamptz`);
+  }
   // Retention's pass over messages that matched no endpoint (no delivery leads to them) reads the
   // old ones through this index instead of the whole table. Added in place to older outboxes.
   await c.query(`CREATE INDEX IF NOT EXISTS "${prefix}messages_created" ON ${T.messages} (created_at, id)`);
@@ -168,6 +181,15 @@ async function migrate(c: PoolClient, T: PgTables): Promise<void> {
     CREATE SEQUENCE IF NOT EXISTS ${T.orderingSeq};
     CREATE INDEX IF NOT EXISTS "${prefix}deliveries_ordering" ON ${T.deliveries} (endpoint_id, ordering_key, ordering_seq)
       WHERE ordering_key IS NOT NULL AND status IN ('pending', 'delivering');
+  `);
+  // Portal sign-outs, kept until the session would have expired (pruned by expires_at). Added in
+  // place to older outboxes.
+  await c.query(`
+    CREATE TABLE IF NOT EXISTS ${T.revokedSessions} (
+      session_id text PRIMARY KEY,
+      expires_at timestamptz NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS "${prefix}revoked_sessions_expires" ON ${T.revokedSessions} (expires_at);
   `);
 }
 

@@ -7,6 +7,12 @@ import { resolveTenant } from '../../tenant.js';
 import { keptSecrets, type Row } from '../rows.js';
 import type { Db, SqliteContext } from './context.js';
 
+/** A verification of the URL stored after the patch records it; any other new URL is unverified. */
+function verifiedAfter(patch: EndpointPatch, url: string, row: Row): unknown {
+  if (patch.verified?.url === url) return patch.verified.at;
+  return url === row.url ? row.verified_at : null;
+}
+
 export function sqliteEndpoints(ctx: SqliteContext): EndpointRegistry {
   const { T, stmt, codec, ownTenant, tenantOf } = ctx;
   const selectScoped = (d: Db, id: string, tenant: { tenant: string | null }) =>
@@ -22,8 +28,8 @@ export function sqliteEndpoints(ctx: SqliteContext): EndpointRegistry {
       try {
         stmt(
           d,
-          `INSERT INTO ${T.endpoints} (id, tenant, url, events, secrets, rate_limit, description, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO ${T.endpoints} (id, tenant, url, events, secrets, rate_limit, description, verified_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
           id,
           tenant,
@@ -32,6 +38,7 @@ export function sqliteEndpoints(ctx: SqliteContext): EndpointRegistry {
           JSON.stringify(secrets),
           input.rateLimit ?? null,
           input.description ?? null,
+          input.verifiedAt ?? null,
           now,
           now,
         );
@@ -63,15 +70,17 @@ export function sqliteEndpoints(ctx: SqliteContext): EndpointRegistry {
         .transaction(() => {
           const row = selectScoped(d, id, tenant);
           if (!row) return undefined;
+          const url = patch.url ?? (row.url as string);
           stmt(
             d,
-            `UPDATE ${T.endpoints} SET url = ?, events = ?, description = ?, rate_limit = ?, updated_at = ?
+            `UPDATE ${T.endpoints} SET url = ?, events = ?, description = ?, rate_limit = ?, verified_at = ?, updated_at = ?
              WHERE id = ?`,
           ).run(
-            patch.url ?? row.url,
+            url,
             patch.events ? JSON.stringify(patch.events) : row.events,
             patch.description === undefined ? row.description : patch.description,
             patch.rateLimit === undefined ? row.rate_limit : patch.rateLimit,
+            verifiedAfter(patch, url, row),
             now,
             id,
           );

@@ -10,6 +10,8 @@ export interface SqliteTables {
   readonly messages: string;
   readonly deliveries: string;
   readonly attempts: string;
+  /** Portal sessions signed out before their expiry. */
+  readonly revokedSessions: string;
 }
 
 export const sqliteTables = (prefix: string): SqliteTables => ({
@@ -17,6 +19,7 @@ export const sqliteTables = (prefix: string): SqliteTables => ({
   messages: `${prefix}messages`,
   deliveries: `${prefix}deliveries`,
   attempts: `${prefix}attempts`,
+  revokedSessions: `${prefix}revoked_sessions`,
 });
 
 /** One write transaction, so workers opening the same file at once do not race. */
@@ -31,6 +34,7 @@ export function createSchema(d: Db, T: SqliteTables, codec: SecretCodec): void {
         secrets TEXT NOT NULL,
         enabled INTEGER NOT NULL DEFAULT 1,
         disabled_reason TEXT,
+        verified_at INTEGER,
         consecutive_failures INTEGER NOT NULL DEFAULT 0,
         rate_limit REAL,
         rate_tat INTEGER,
@@ -84,12 +88,23 @@ export function createSchema(d: Db, T: SqliteTables, codec: SecretCodec): void {
       );
       CREATE INDEX IF NOT EXISTS ${T.attempts}_delivery ON ${T.attempts} (delivery_id);
       CREATE INDEX IF NOT EXISTS ${T.attempts}_endpoint ON ${T.attempts} (endpoint_id, id);
+      -- Portal sign-outs, kept until the session would have expired (pruned by expires_at).
+      CREATE TABLE IF NOT EXISTS ${T.revokedSessions} (
+        session_id TEXT PRIMARY KEY,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS ${T.revokedSessions}_expires ON ${T.revokedSessions} (expires_at);
     `);
     // Tables made before tenants: their endpoints become the default tenant's, in place.
     if (!hasColumn(d, T.endpoints, 'tenant')) {
       d.exec(`ALTER TABLE ${T.endpoints} ADD COLUMN tenant TEXT NOT NULL DEFAULT '${DEFAULT_TENANT}'`);
     }
     d.exec(`CREATE INDEX IF NOT EXISTS ${T.endpoints}_tenant ON ${T.endpoints} (tenant, created_at)`);
+    // Tables made before verification was recorded: no endpoint is known verified (null), so with
+    // verification on each is challenged before it is enabled again.
+    if (!hasColumn(d, T.endpoints, 'verified_at')) {
+      d.exec(`ALTER TABLE ${T.endpoints} ADD COLUMN verified_at INTEGER`);
+    }
     // Ordering keys (FIFO per key and endpoint): the rowid is the send order (writes are serial;
     // VACUUM renumbers rowids in rowid order, which keeps it). The index holds only
     // unfinished keyed rows, so unordered traffic never touches it.
