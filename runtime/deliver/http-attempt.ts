@@ -228,15 +228,14 @@ function onRequestError(this: AttemptRequest, error: Error & { code?: string }):
     return;
   }
   const { target } = attempt;
+  // The message and details reach the customer (attempt errors, verification failures): the host
+  // only, never the pinned address or a socket message naming it. The cause keeps both.
+  const reason = error.code ?? 'network_error';
   attempt.finish(
-    new WebhookError(
-      'connection_failed',
-      `Connection to ${target.host} failed: ${error.code ?? error.message}`,
-      {
-        details: { host: target.host, address: target.address, reason: error.code ?? error.message },
-        cause: error,
-      },
-    ),
+    new WebhookError('connection_failed', `Connection to ${target.host} failed: ${reason}`, {
+      details: { host: target.host, reason },
+      cause: error,
+    }),
   );
 }
 

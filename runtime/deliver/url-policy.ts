@@ -110,16 +110,36 @@ export function checkUrl(input: string, policy: CompiledUrlPolicy): URL {
   return url;
 }
 
-/** Throws `blocked_address` unless the address is public or allow-listed. */
+/**
+ * Throws `blocked_address` unless the address is public or allow-listed. For a host name the error
+ * the caller sees names the host only: what internal DNS answered (or its class) would map the
+ * operator's network one registration at a time. The address is kept in the `cause`, for logs.
+ */
 export function checkAddress(addr: ParsedAddress, host: string, policy: CompiledUrlPolicy): void {
   const cls = classifyAddress(addr);
   if (cls === undefined || isAllowListed(addr, policy.allowAddresses)) return;
   const address = formatAddress(addr);
-  throw new WebhookError(
-    'blocked_address',
-    `Refusing to call ${host === address ? address : `${host} (${address})`}: ${cls} address`,
-    { details: { host, address, reason: cls } },
-  );
+  const details = { host, address, reason: cls };
+  // A literal IP is the caller's own text: naming it (and its class) tells them nothing new.
+  if (host === address) throw notPublic(host, { details });
+  throw notPublic(host, {
+    cause: new WebhookError('blocked_address', `${host} resolved to ${address}: ${cls} address`, { details }),
+  });
+}
+
+/**
+ * The one caller-visible answer to a host that may not be called, whatever the reason (an internal
+ * address, or at registration a name that does not resolve): `Refusing to call <host>: not a public
+ * address`, details `{ host }` unless the caller wrote the address. Operator detail goes in `cause`.
+ */
+export function notPublic(
+  host: string,
+  options: { details?: Record<string, unknown>; cause?: unknown } = {},
+): WebhookError {
+  return new WebhookError('blocked_address', `Refusing to call ${host}: not a public address`, {
+    details: options.details ?? { host },
+    ...(options.cause !== undefined ? { cause: options.cause } : {}),
+  });
 }
 
 export interface ResolvedTarget {
@@ -149,7 +169,11 @@ export async function resolveTarget(input: string | URL, policy: CompiledUrlPoli
   const parsed: ParsedAddress[] = [];
   for (const entry of found) {
     const addr = parseAddress(entry.address);
-    if (!addr) throw new WebhookError('dns_failure', `Resolver returned a malformed address for "${host}"`);
+    if (!addr) {
+      throw new WebhookError('dns_failure', `Resolver returned a malformed address for "${host}"`, {
+        details: { host },
+      });
+    }
     checkAddress(addr, host, policy);
     parsed.push(addr);
   }

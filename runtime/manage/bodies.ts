@@ -1,5 +1,6 @@
 /** Request bodies of the management API: their schemas, and reading one (size cap, JSON, schema). */
 import { z } from 'zod';
+import { readRequestBody } from '../adapters/web.js';
 import { WebhookError } from '../errors.js';
 
 export type BodySchema<T> = z.ZodType<T>;
@@ -42,10 +43,9 @@ export async function readJsonBody<T>(
   maxBodyBytes: number,
   optional = false,
 ): Promise<T> {
-  const text = await request.text();
-  if (new TextEncoder().encode(text).byteLength > maxBodyBytes) {
-    throw new WebhookError('payload_too_large', `Request body exceeds ${maxBodyBytes} bytes`);
-  }
+  // Streamed with the cap (and a declared Content-Length checked first): a huge body is cut off at
+  // `maxBodyBytes`, never buffered whole before the 413.
+  const text = new TextDecoder().decode(await readRequestBody(request, maxBodyBytes));
   let value: unknown;
   if (text.trim() === '' && optional) value = {};
   else {

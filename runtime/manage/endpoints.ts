@@ -10,8 +10,9 @@ import type { AttemptRecord, Endpoint, EndpointPatch, Outbox } from '../deliver/
 import { randomId } from '../deliver/random-id.js';
 import { generateEndpointSecret } from '../deliver/secrets.js';
 import { resolveTenant } from '../deliver/tenant.js';
-import { checkUrl, compileUrlPolicy, resolveTarget, type UrlPolicy } from '../deliver/url-policy.js';
+import { compileUrlPolicy, type UrlPolicy } from '../deliver/url-policy.js';
 import { WebhookError } from '../errors.js';
+import { checkRegisteredUrl, type ManagerLogger } from './check-target.js';
 import { createVerifier, type VerificationOption } from './verify-endpoint.js';
 import { createVerified, verifyNewUrl, verifyStored } from './verify-flow.js';
 import { type EndpointView, toEndpointView } from './view.js';
@@ -33,6 +34,8 @@ export interface EndpointManagerOptions {
   readonly urlPolicy?: UrlPolicy;
   /** Resolve the host at registration and refuse internal addresses (default true; attempts re-check). */
   readonly resolveOnRegister?: boolean;
+  /** Gets refused URLs with what their host resolved to (the caller is told only "not public"). Default console. */
+  readonly logger?: ManagerLogger;
   readonly rotationOverlapMs?: number;
   readonly now?: () => number;
   readonly generateSecret?: () => string;
@@ -70,9 +73,13 @@ export interface EndpointManager {
   update(id: string, input: UpdateInput): Promise<EndpointView>;
   remove(id: string): Promise<void>;
   rotateSecret(id: string, overlapMs?: number): Promise<{ secret: string; previousSecretExpiresAt: string }>;
-  /** With verification on, an endpoint disabled as `unverified` is verified first (`endpoint_unverified` on failure). */
+  /**
+   * With verification on, an endpoint never verified at its URL (no `verifiedAt`, whatever disabled
+   * it) is verified first: success records it and enables, failure is `endpoint_unverified` and
+   * changes nothing.
+   */
   enable(id: string): Promise<EndpointView>;
-  /** Runs the verification again; success enables an endpoint disabled as `unverified`. */
+  /** Runs the verification again and records it; success enables an endpoint disabled as `unverified`. */
   verify(id: string): Promise<EndpointView>;
   attempts(id: string, limit?: number): Promise<AttemptRecord[]>;
   redeliver(id: string, target: { messageId: string } | { from?: number; to?: number }): Promise<number>;
@@ -108,8 +115,10 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
     }
   };
   const checkTarget = async (url: string) => {
-    if (options.resolveOnRegister === false) checkUrl(url, policy);
-    else await resolveTarget(url, policy);
+    await checkRegisteredUrl(url, policy, {
+      resolve: options.resolveOnRegister !== false,
+      logger: options.logger,
+    });
     return new URL(url).href;
   };
   const missing = (id: string) => new WebhookError('not_found', `No endpoint "${id}"`, { details: { id } });
@@ -153,16 +162,21 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
         if (input.events !== undefined) checkEvents(input.events);
         const url = input.url !== undefined ? await checkTarget(input.url) : undefined;
         let rateLimit = input.rateLimit;
+        let verified: EndpointPatch['verified'];
         if (url !== undefined && verifier.mode !== 'none') {
-          // A new URL is verified before it is stored: verification cannot be bypassed by a PATCH.
+          // A new URL is verified before it is stored (and stored verified): verification cannot be
+          // bypassed by a PATCH. Unverified, the outbox clears `verifiedAt` on a URL change.
           const endpoint = await found(id);
-          if (url !== endpoint.url) rateLimit = await verifyNewUrl(verifier, endpoint, url, rateLimit);
+          if (url !== endpoint.url) {
+            ({ rateLimit, verified } = await verifyNewUrl(verifier, endpoint, url, rateLimit, now));
+          }
         }
         const patch: EndpointPatch = {
           ...(url !== undefined ? { url } : {}),
           ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
           ...(rateLimit !== undefined ? { rateLimit } : {}),
+          ...(verified !== undefined ? { verified } : {}),
         };
         const endpoint = await outbox.updateEndpoint(id, patch, now(), scope);
         if (!endpoint) throw missing(id);
@@ -183,9 +197,11 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
       },
       async enable(id) {
         if (verifier.mode !== 'none') {
+          // Verification is a fact of the endpoint, not a disable reason (a Disable replaces the
+          // reason): one never verified at its URL is challenged before it gets any delivery.
           const stored = await found(id);
-          if (stored.disabledReason === 'unverified') {
-            return toEndpointView(await verifyStored(outbox, verifier, stored, now, scope));
+          if (stored.verifiedAt === undefined) {
+            return toEndpointView(await verifyStored(outbox, verifier, stored, now, scope, true));
           }
         }
         const endpoint = await outbox.enableEndpoint(id, now(), scope);

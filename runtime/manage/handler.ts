@@ -66,7 +66,7 @@ export function createManagementHandler(
       .slice(base.length)
       .split('/')
       .filter((p) => p !== '')
-      .map(decodeURIComponent);
+      .map(decodeSegment);
     const method = request.method.toUpperCase();
     const [id, action, ...extra] = parts;
     if (extra.length > 0) return notFound();
@@ -164,6 +164,17 @@ export function createManagementHandler(
 }
 
 const DEAD_LETTERS = 'dead-letters';
+
+/** A path segment, percent-decoded; a malformed escape is the caller's 400, not a thrown URIError (500). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new WebhookError('invalid_argument', 'The path has a malformed percent-escape', {
+      details: { segment: segment.length > 200 ? `${segment.slice(0, 200)}…` : segment },
+    });
+  }
+}
 
 function limitOf(url: URL): number {
   const limitText = url.searchParams.get('limit');

@@ -66,7 +66,8 @@ describe('IPv6 addresses that embed an IPv4 address', () => {
     });
     await expect(resolveTarget('https://hooks.example.com/in', rebinding)).rejects.toMatchObject({
       code: 'blocked_address',
-      details: { reason: 'loopback' },
+      // The class is the operator's to see (the cause); the caller is told "not a public address".
+      cause: { details: { reason: 'loopback' } },
     });
   });
 

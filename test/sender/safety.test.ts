@@ -90,11 +90,14 @@ describe('URL rules', () => {
     expect(await codeOf(resolveTarget('https://empty.example/h', policy))).toBe('dns_failure');
     const ok = await resolveTarget('https://public.example/h', policy);
     expect(ok).toMatchObject({ host: 'public.example', address: '93.184.216.34', family: 4 });
+    // The caller sees the host only (no DNS oracle); the address and its class are in the cause.
     const error = await resolveTarget('https://rebind.example/h', policy).catch((e: unknown) => e);
-    expect((error as { details: unknown }).details).toMatchObject({
-      address: '127.0.0.1',
-      reason: 'loopback',
+    expect(error).toMatchObject({
+      message: 'Refusing to call rebind.example: not a public address',
+      details: { host: 'rebind.example' },
+      cause: { details: { address: '127.0.0.1', reason: 'loopback' } },
     });
+    expect(JSON.stringify((error as { details: unknown }).details)).not.toContain('127.0.0.1');
   });
 });
 
