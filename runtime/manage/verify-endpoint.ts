@@ -15,8 +15,13 @@ import { sendAttempt } from '../deliver/http-attempt.js';
 import type { EndpointSecret } from '../deliver/outbox.js';
 import { performAttempt, USER_AGENT } from '../deliver/perform-attempt.js';
 import { randomId } from '../deliver/random-id.js';
-import { type CompiledUrlPolicy, resolveTarget } from '../deliver/url-policy.js';
-import { WebhookError } from '../errors.js';
+import {
+  type CompiledUrlPolicy,
+  notPublic,
+  type ResolvedTarget,
+  resolveTarget,
+} from '../deliver/url-policy.js';
+import { isWebhookError, WebhookError } from '../errors.js';
 
 /** Event type of the `event` verification request. */
 export const VERIFICATION_EVENT = 'webhook.verification';
@@ -98,6 +103,16 @@ export function createVerifier(
   return { mode: 'cloudevents', verify: (target) => verifyByHandshake(target, handshake) };
 }
 
+/** As at registration: a name that does not resolve is answered like one that resolves inward. */
+async function resolvePublic(url: string, policy: CompiledUrlPolicy): Promise<ResolvedTarget> {
+  try {
+    return await resolveTarget(url, policy);
+  } catch (error) {
+    if (isWebhookError(error, 'dns_failure')) throw notPublic(new URL(url).hostname, { cause: error });
+    throw error;
+  }
+}
+
 function unverified(reason: string, details: Record<string, unknown>): WebhookError {
   return new WebhookError('endpoint_unverified', `Endpoint verification failed: ${reason}`, {
     details: { reason, ...details },
@@ -109,7 +124,7 @@ async function verifyByEvent(
   context: { signature: SignatureConfig; policy: CompiledUrlPolicy; now: () => number; timeoutMs: number },
 ): Promise<VerificationResult> {
   // Refused URLs fail before any request, with the URL policy's own error.
-  await resolveTarget(target.url, context.policy);
+  await resolvePublic(target.url, context.policy);
   const challenge = randomBytes(24).toString('base64url');
   const body = JSON.stringify({
     type: VERIFICATION_EVENT,
@@ -158,7 +173,7 @@ async function verifyByHandshake(
   target: VerifyTarget,
   context: { policy: CompiledUrlPolicy; timeoutMs: number; origin: string; requestRate: number | undefined },
 ): Promise<VerificationResult> {
-  const resolved = await resolveTarget(target.url, context.policy);
+  const resolved = await resolvePublic(target.url, context.policy);
   const response = await sendAttempt({
     target: resolved,
     method: 'OPTIONS',

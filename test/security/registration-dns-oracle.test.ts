@@ -109,6 +109,28 @@ describe('registration refusals are no DNS oracle', () => {
     expect(logged.every((line) => line.includes(INTERNAL) && line.includes('x.internal'))).toBe(true);
   });
 
+  it('verify and enable: an internal and an unresolvable name give the same refusal', async () => {
+    // With resolution at registration off, the first lookup happens at the verification challenge.
+    const table: Record<string, string[]> = {};
+    const manager = createEndpointManager({
+      outbox,
+      contract,
+      verification: 'event',
+      resolveOnRegister: false,
+      urlPolicy: { lookup: fakeDns(table) },
+      logger: recordingLogger().logger,
+    });
+    const input = { url: 'https://x.internal/', events: ['pet.adopted'] };
+    const registered = await manager.register(input).catch((e: unknown) => e);
+    if (!isWebhookError(registered)) throw new Error('expected the unresolvable name to be refused');
+    const unresolvable = await refusalOf(manager.register(input));
+    table['x.internal'] = [INTERNAL];
+    const internal = await refusalOf(manager.register(input));
+    expect(JSON.stringify(internal)).not.toContain(INTERNAL);
+    expect(internal).toEqual(unresolvable);
+    expect(internal.message).toBe('Refusing to call x.internal: not a public address');
+  });
+
   it('a literal IP is refused with the same message shape (the caller typed the address)', async () => {
     const manager = createEndpointManager({ outbox, contract, logger: recordingLogger().logger });
     const literal = await refusalOf(
