@@ -13,6 +13,7 @@ import { endToEndHeaders, type HttpResponse, sendHttp } from './http-client.js';
 import { type Inspection, type InspectionTarget, inspectRequest } from './inspect.js';
 import { listenLocal, readBodyCapped } from './local-server.js';
 import { createStyle, formatMs, type Style, type ToolIo, truncate, writeJson } from './output.js';
+import { printable, printableDeep, printableJson } from './printable.js';
 
 export interface ListenOptions {
   /** 0 picks a free port. */
@@ -159,14 +160,19 @@ export async function startListener(options: ListenOptions, io: ToolIo): Promise
     };
     records.push(record);
     if (options.json) writeJson(io, { kind: 'delivery', ...record, body: bodyForJson(body) });
-    else io.stdout.write(formatRecord(record, style) + formatBody(body, options.bodyLines ?? 40, style));
+    else {
+      // Everything in a record may come from the request: escaped once, here, before it is formatted.
+      const shown = printableDeep(record, { multiline: false });
+      io.stdout.write(formatRecord(shown, style) + formatBody(body, options.bodyLines ?? 40, style));
+    }
   };
 
   let base = 'http://127.0.0.1/';
   const server: Server = createServer((req, res) => {
     handle(req, res, base).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      io.stderr.write(`gen-webhooks listen: could not handle ${req.method} ${req.url}: ${message}\n`);
+      const what = printable(`${req.method} ${req.url}: ${message}`, { multiline: false });
+      io.stderr.write(`gen-webhooks listen: could not handle ${what}\n`);
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: message }));
@@ -232,9 +238,10 @@ function formatBody(body: Buffer, maxLines: number, style: Style): string {
   const text = body.toString('utf8');
   let pretty: string;
   try {
-    pretty = JSON.stringify(JSON.parse(text), null, 2);
+    // JSON escapes its strings' controls itself; printableJson adds the ones it leaves raw.
+    pretty = printableJson(JSON.parse(text), 2);
   } catch {
-    pretty = text;
+    pretty = printable(text);
   }
   const lines = pretty.split('\n');
   const shown = lines.slice(0, maxLines).map((line) => `      ${truncate(line, 200)}`);

@@ -13,6 +13,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { identifyDelivery } from './delivery-identity.js';
 import { listenLocal, readBodyCapped } from './local-server.js';
 import { createStyle, formatMs, type ToolIo, writeJson } from './output.js';
+import { printableDeep } from './printable.js';
 import { seededRandom } from './random.js';
 
 export interface MockReceiverOptions {
@@ -143,12 +144,20 @@ export async function startMockReceiver(options: MockReceiverOptions, io: ToolIo
     return { startedAt: new Date(startedAt).toISOString(), seed, settings, requests, outcomes, events: list };
   };
 
-  const printAttempt = (id: string, type: string | undefined, record: AttemptRecord) => {
+  const printAttempt = (rawId: string, rawType: string | undefined, rawRecord: AttemptRecord) => {
     if (options.quiet) return;
     if (options.json) {
-      writeJson(io, { kind: 'attempt', id, type, ...record, at: new Date(record.at).toISOString() });
+      writeJson(io, {
+        kind: 'attempt',
+        id: rawId,
+        type: rawType,
+        ...rawRecord,
+        at: new Date(rawRecord.at).toISOString(),
+      });
       return;
     }
+    // Id, type, method and path come from the request.
+    const [id, type, record] = printableDeep([rawId, rawType, rawRecord] as const, { multiline: false });
     const outcome =
       record.outcome === 'ok'
         ? style.green(`${record.status} ok`)
@@ -259,7 +268,7 @@ export async function startMockReceiver(options: MockReceiverOptions, io: ToolIo
         writeJson(io, { kind: 'report', ...report });
         return;
       }
-      io.stdout.write(formatReport(report, style));
+      io.stdout.write(formatReport(printableDeep(report, { multiline: false }), style));
     },
     reset() {
       events = new Map();

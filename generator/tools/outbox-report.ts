@@ -1,6 +1,7 @@
 /** Text and JSON views of `gen-webhooks outbox` results. */
 import type { DeliveryRow, OutboxStats } from './outbox-store.js';
 import { createStyle, type ToolIo } from './output.js';
+import { printableDeep } from './printable.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
@@ -17,7 +18,9 @@ export function statsJson(stats: OutboxStats) {
   };
 }
 
-export function printStats(io: ToolIo, label: string, stats: OutboxStats, now: number): void {
+export function printStats(io: ToolIo, label: string, rawStats: OutboxStats, now: number): void {
+  // Tenants, endpoint ids and URLs were written by the app (and its API callers).
+  const stats = printableDeep(rawStats, { multiline: false });
   const style = createStyle(io.stdout, io.env);
   const d = stats.deliveries;
   const lines = [
@@ -47,7 +50,9 @@ export function printStats(io: ToolIo, label: string, stats: OutboxStats, now: n
   io.stdout.write(`${lines.join('\n')}\n`);
 }
 
-export function printDeliveries(io: ToolIo, rows: readonly DeliveryRow[], heading: string): void {
+export function printDeliveries(io: ToolIo, rawRows: readonly DeliveryRow[], heading: string): void {
+  // Event types, ids and last errors (a receiver's answer) are outside text.
+  const rows = printableDeep(rawRows, { multiline: false });
   const style = createStyle(io.stdout, io.env);
   const lines = rows.map((r) => {
     const status =

@@ -1,9 +1,12 @@
 /**
  * Output for the developer tools: injected streams (tests run the tools in-process), colours only on a
  * TTY without `NO_COLOR`, progress on stderr only on a TTY, and one error line (plus a JSON object on
- * stdout with `--json`) for every `GeneratorError`.
+ * stdout with `--json`) for every `GeneratorError`. What a tool prints from outside (requests,
+ * captures, answers) goes through printable.ts: here for JSON lines and error lines, in each tool's
+ * formatter for text.
  */
 import { GeneratorError } from '../errors.js';
+import { printable, printableJson } from './printable.js';
 
 export interface OutputStream {
   write(chunk: string): unknown;
@@ -72,9 +75,9 @@ export function createProgress(io: ToolIo, label: string, total: number): Progre
   };
 }
 
-/** Writes one JSON document as a line (scripts read stdout line by line). */
+/** Writes one JSON document as a line (scripts read stdout line by line), safe on a terminal too. */
 export function writeJson(io: ToolIo, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value)}\n`);
+  io.stdout.write(`${printableJson(value)}\n`);
 }
 
 /**
@@ -103,7 +106,10 @@ export function formatToolError(command: string, error: GeneratorError): string 
   const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
   const where = error.file ? `${error.file}${error.pointer !== undefined ? `#${error.pointer}` : ''}: ` : '';
   const expected = error.expected ? ` (expected ${error.expected})` : '';
-  return `gen-webhooks ${command}: ${where}${message}${expected} [${error.code}]`.replace(/\n/g, ' ');
+  // Messages can quote a capture or a request: one line, no controls.
+  return printable(
+    `gen-webhooks ${command}: ${where}${message}${expected} [${error.code}]`.replace(/\r?\n/g, ' '),
+  );
 }
 
 /** Shortens text for display: at most `max` characters, with the number left out said. */

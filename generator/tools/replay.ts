@@ -32,6 +32,7 @@ import {
   writeJson,
 } from './output.js';
 import { choosePayload } from './payload.js';
+import { printableDeep } from './printable.js';
 import { usageError } from './usage.js';
 import { createPayloadValidator } from './validate.js';
 
@@ -186,7 +187,9 @@ export function replayCommand(argv: readonly string[], io: ToolIo): Promise<numb
         })),
       });
     } else {
-      io.stdout.write(formatReplay(source, url.href, mode, verdict, createStyle(io.stdout, io.env)));
+      // The capture's event/id and the receiver's errors are outside text.
+      const shown = printableDeep({ label: source.label, id: source.id, verdict }, { multiline: false });
+      io.stdout.write(formatReplay(shown, url.href, mode, shown.verdict, createStyle(io.stdout, io.env)));
     }
     return verdict.ok ? 0 : 1;
   });
@@ -269,7 +272,7 @@ async function resolveSource(
 }
 
 function formatReplay(
-  source: Source,
+  source: Pick<Source, 'label' | 'id'>,
   url: string,
   mode: { times: number; concurrency: number; timestamp: string },
   verdict: IdempotencyVerdict,

@@ -18,6 +18,7 @@ import { createScheme, planDelivery, signDelivery } from './delivery.js';
 import { sendHttp } from './http-client.js';
 import { createStyle, formatMs, runTool, type ToolIo, truncate, writeJson } from './output.js';
 import { choosePayload } from './payload.js';
+import { printable } from './printable.js';
 import { usageError } from './usage.js';
 import { createPayloadValidator } from './validate.js';
 
@@ -115,7 +116,8 @@ export function sendCommand(argv: readonly string[], io: ToolIo): Promise<number
           `  payload: ${payload.source}; signed with ${schemeLabel(model)}; ${delivery.body.byteLength} bytes\n`,
         ) +
         `${style.bold('←')} ${ok ? style.green(statusText) : style.red(statusText)} in ${formatMs(response.durationMs)}\n` +
-        (text.length > 0 ? `  ${truncate(text, RESPONSE_PREVIEW).replace(/\n/g, '\n  ')}\n` : ''),
+        // The receiver's answer is outside text.
+        (text.length > 0 ? `  ${printable(truncate(text, RESPONSE_PREVIEW)).replace(/\n/g, '\n  ')}\n` : ''),
     );
     return ok ? 0 : 1;
   });
