@@ -12,7 +12,11 @@ import type { EndpointSecret } from './outbox.js';
 export interface SecretKey {
   /** Names the key in each ciphertext, so the right one decrypts it: `[A-Za-z0-9_-]{1,64}`. */
   readonly id: string;
-  /** 32 bytes, raw or base64 / base64url. */
+  /**
+   * 32 random bytes: raw, or their canonical base64 (`toString('base64')`, padded) or base64url
+   * (`toString('base64url')`, unpadded). Anything else — stray characters, whitespace, another length,
+   * every byte the same — is refused.
+   */
   readonly key: Uint8Array | string;
 }
 
@@ -50,13 +54,7 @@ export function secretCodec(keys: readonly SecretKey[] | undefined, where: strin
         `${where}: secretKeys[${i}].id must be a unique [A-Za-z0-9_-]{1,64}`,
       );
     }
-    const bytes = typeof k.key === 'string' ? Buffer.from(k.key, 'base64') : Buffer.from(k.key ?? []);
-    if (bytes.length !== 32) {
-      throw new WebhookError('invalid_config', `${where}: secretKeys[${i}].key must be 32 bytes (AES-256)`, {
-        details: { keyId: k.id, bytes: bytes.length },
-      });
-    }
-    byId.set(k.id, bytes);
+    byId.set(k.id, decodeKey(k.key, `${where}: secretKeys[${i}] ("${k.id}")`, k.id));
   }
   const currentId = (keys[0] as SecretKey).id;
   const current = byId.get(currentId) as Buffer;
@@ -121,6 +119,46 @@ export function secretCodec(keys: readonly SecretKey[] | undefined, where: strin
     },
   };
   return codec;
+}
+
+const KEY_BYTES = 32;
+const EXPECTED = `${KEY_BYTES} random bytes (AES-256): raw, or their canonical base64 (44 characters, padded) or base64url (43)`;
+
+/**
+ * The key's bytes, decoded strictly: `Buffer.from(text, 'base64')` skips characters it does not know
+ * and stops at padding, so a typo, a pasted newline or a truncated value would silently become some
+ * other (or a shorter) key. Only an exact re-encoding is accepted. Errors name the key id and the form
+ * expected, never the key.
+ */
+function decodeKey(key: unknown, label: string, keyId: string): Buffer {
+  const refuse = (problem: string): never => {
+    throw new WebhookError('invalid_config', `${label}: key ${problem}; expected ${EXPECTED}`, {
+      details: { keyId, expected: EXPECTED },
+    });
+  };
+  let bytes: Buffer | undefined;
+  if (typeof key === 'string') {
+    for (const encoding of ['base64', 'base64url'] as const) {
+      const decoded: Buffer = Buffer.from(key, encoding);
+      if (decoded.toString(encoding) === key) bytes = decoded;
+    }
+    if (bytes === undefined) {
+      refuse(
+        /^[0-9a-f]{64}$/i.test(key)
+          ? 'looks like hex, which is not accepted (decode it: Buffer.from(hex, "hex"))'
+          : `is not canonical base64 or base64url (${key.length} characters${/\s/.test(key) ? ', with whitespace' : ''})`,
+      );
+    }
+  } else if (key instanceof Uint8Array) {
+    bytes = Buffer.from(key);
+  } else {
+    refuse(`is ${key === null ? 'null' : typeof key}, not a string or Uint8Array`);
+  }
+  const ok = bytes as Buffer;
+  if (ok.length !== KEY_BYTES) refuse(`is ${ok.length} bytes`);
+  // A placeholder (`Buffer.alloc(32)`, 'A' × 32) would encrypt every secret with a guessable key.
+  if (ok.every((b) => b === ok[0])) refuse('repeats one byte value (a placeholder, not a random key)');
+  return ok;
 }
 
 const plaintextCodec: SecretCodec = {

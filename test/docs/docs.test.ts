@@ -12,6 +12,7 @@
  * examples see PORT=0 and the secrets in EXAMPLE_ENV, as a reader's shell would have them.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,7 +34,8 @@ const EXAMPLE_ENV: Readonly<Record<string, string>> = {
   PETSTORE_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   STRIPE_WEBHOOK_SECRET: 'whsec_test_stripe_secret',
-  WEBHOOK_KEY_2026_06: Buffer.alloc(32, 7).toString('base64'),
+  // A real random key: the outbox refuses repeated-byte placeholders.
+  WEBHOOK_KEY_2026_06: randomBytes(32).toString('base64'),
 };
 
 /** Guides whose examples the prose counts on (one per preset, the SDK's two, …): at least this many. */
