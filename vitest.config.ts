@@ -20,5 +20,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Local service defaults and the skip summary (test/support/global-setup.ts, skip-reporter.ts).
+    globalSetup: ['./test/support/global-setup.ts'],
+    reporters: ['default', './test/support/skip-reporter.ts'],
   },
 });

@@ -19,7 +19,9 @@
  *   npx tsx bench/receive.bench.ts     (BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=50
  *                                       BENCH_POOL_RATE=40000: pre-signed Petstore deliveries per second
  *                                       of load; BENCH_GITHUB_EVENTS=issues.opened,pull_request.opened,push;
- *                                       BENCH_ONLY=petstore|github|pipeline; BENCH_MAX_LOAD)
+ *                                       BENCH_ONLY=petstore|github|pipeline|brokers; BENCH_MAX_LOAD)
+ * 4. Broker consumers (bench/lib/receive-brokers.ts): consume-with-dedupe vs a bare consumer, RabbitMQ
+ *    and JetStream (AMQP_URL / NATS_URL, BENCH_BROKER_MESSAGES).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +35,7 @@ import type { IdempotencyStore } from '../runtime/stores/types.js';
 import { type PetstoreEvents, petstore, SECRET } from '../test/receiver/fixtures.js';
 import { type Load, listen, runLoad } from './lib/http-load.js';
 import { loadAverage, type MachineLoad, median, spread, startLoad, verdict } from './lib/load.js';
+import { brokerBench } from './lib/receive-brokers.js';
 import { githubBench } from './lib/receive-github.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -235,6 +238,7 @@ async function main(): Promise<void> {
     if (only === undefined || only === 'petstore') await httpBench(dir, machine);
     if (only === undefined || only === 'github') await githubBench(machine);
     if (only === undefined || only === 'pipeline') await pipelineBench(dir);
+    if (only === undefined || only === 'brokers') await brokerBench(dir, machine, rounds, signedDelivery);
     console.log(`\n${loadAverage()} after the run`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -88,30 +88,52 @@ export interface WebhookErrorDetails {
   [key: string]: unknown;
 }
 
-export interface WebhookErrorOptions {
+/** Details of `invalid_config`: the option at fault and what it takes. */
+export interface InvalidConfigDetails extends WebhookErrorDetails {
+  /** The option at fault (`ackFast`, or dotted when nested: `retry.maxAttempts`). */
+  option?: string;
+  /** For a renamed option, what to write instead (e.g. `` `ackFast: false` ``). */
+  replacement?: string;
+  /** What the option takes (for an unknown option key: the keys the factory knows). */
+  expected?: unknown;
+}
+
+/** The details each code carries beyond the common ones (narrowed by `isWebhookError(e, code)`). */
+export interface WebhookErrorDetailsByCode {
+  invalid_config: InvalidConfigDetails;
+}
+
+export type DetailsOf<C extends WebhookErrorCode> = C extends keyof WebhookErrorDetailsByCode
+  ? WebhookErrorDetailsByCode[C]
+  : WebhookErrorDetails;
+
+export interface WebhookErrorOptions<C extends WebhookErrorCode = WebhookErrorCode> {
   status?: number;
-  details?: WebhookErrorDetails;
+  details?: DetailsOf<C>;
   cause?: unknown;
 }
 
-export class WebhookError extends Error {
+export class WebhookError<C extends WebhookErrorCode = WebhookErrorCode> extends Error {
   override readonly name = 'WebhookError';
-  readonly code: WebhookErrorCode;
+  readonly code: C;
   readonly status: number;
-  readonly details: WebhookErrorDetails;
+  readonly details: DetailsOf<C>;
 
-  constructor(code: WebhookErrorCode, message: string, options: WebhookErrorOptions = {}) {
+  constructor(code: C, message: string, options: WebhookErrorOptions<C> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status ?? STATUS_BY_CODE[code];
-    this.details = options.details ?? {};
+    this.details = options.details ?? ({} as DetailsOf<C>);
   }
 
-  toJSON(): { code: WebhookErrorCode; message: string; status: number; details: WebhookErrorDetails } {
+  toJSON(): { code: C; message: string; status: number; details: DetailsOf<C> } {
     return { code: this.code, message: this.message, status: this.status, details: this.details };
   }
 }
 
-export function isWebhookError(value: unknown, code?: WebhookErrorCode): value is WebhookError {
+export function isWebhookError<C extends WebhookErrorCode = WebhookErrorCode>(
+  value: unknown,
+  code?: C,
+): value is WebhookError<C> {
   return value instanceof WebhookError && (code === undefined || value.code === code);
 }

@@ -8,6 +8,7 @@ import type { AckFast } from './receive/types.js';
 
 export type { Contract, StandardSchemaV1 } from './contract.js';
 export { createSender, type Sender, type SenderOptions } from './deliver/sender.js';
+export { isWebhookError, WebhookError } from './errors.js';
 export {
   azureEventGridPreset,
   discordPreset,
@@ -49,6 +50,8 @@ export { schemaSelector } from './receive/select-schema.js';
 export type { Receiver, ReceiverOptions } from './receive/types.js';
 export { createParserWith, type Parser, type ParserOptions } from './receive/verify-and-parse.js';
 export type { PublicKeyInput } from './signing/scheme.js';
+export { testDelivery } from './testing/test-delivery-node.js';
+export type { KeyPairTestOptions, SecretTestOptions, TestDelivery } from './testing/types.js';
 
 /**
  * Generated receivers call it without options; typed as such, the declarations stop here instead of

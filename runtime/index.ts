@@ -16,5 +16,7 @@ export * from './portal/index.js';
 export * from './presets/index.js';
 export * from './receive/index.js';
 export * from './retention.js';
+export { DEFAULT_STOP_TIMEOUT_MS, type StopOptions, type StopResult } from './shutdown.js';
 export * from './signing/index.js';
 export * from './stores/index.js';
+export * from './testing/index.js';

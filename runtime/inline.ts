@@ -10,9 +10,12 @@ export type { Sender, SenderOptions } from './deliver/sender.js';
 export { createSender } from './deliver/sender.js';
 // The SDK package's smoke test signs fixtures and dedupes in memory with the inlined copy alone.
 export { buildEnvelope } from './envelope.js';
+export { isWebhookError, WebhookError } from './errors.js';
 export { createReceiverWith } from './receive/create-receiver.js';
 export type { ReceiverParts } from './receive/parts.js';
 export type { Receiver, ReceiverOptions } from './receive/types.js';
 export { createParserWith, type Parser, type ParserOptions } from './receive/verify-and-parse.js';
 export type { PublicKeyInput } from './signing/scheme.js';
 export { memoryStore } from './stores/memory.js';
+export { testDelivery } from './testing/test-delivery-node.js';
+export type { KeyPairTestOptions, SecretTestOptions, TestDelivery } from './testing/types.js';

@@ -2,11 +2,13 @@
  * The retention schedule: every `intervalMs`, prune the outbox's finished history and delete the
  * store's expired dedupe keys, in the bounded batches those functions already run (so a prune never
  * holds a worker or a receiver up for more than one batch). Runs never overlap; a failure is logged
- * and the next run tries again; `stop()` aborts the run in progress between two batches and resolves
- * once it has ended.
+ * and the next run tries again; `stop({ timeoutMs })` aborts the run in progress between two batches
+ * and resolves once its batch has ended, or at the deadline (default 10 s; a batch is one bounded
+ * DELETE, which its database rolls back whole if the process then exits).
  */
 import type { PruneOutboxOptions, PruneOutboxResult } from './deliver/outbox-prune.js';
 import { WebhookError } from './errors.js';
+import { type StopOptions, settledWithin, stopTimeout } from './shutdown.js';
 import type { IdempotencyStore } from './stores/types.js';
 
 /** What the schedule calls on an outbox: `outbox.prune`, or e.g. `(o) => pruneSqliteOutbox(db, o)`. */
@@ -51,8 +53,16 @@ export interface RetentionRun {
 export interface Retention {
   /** Runs once now (after a run in progress, if any); resolves with what it removed. */
   runNow(): Promise<RetentionRun>;
-  /** Cancels the schedule; aborts a run in progress between batches; resolves when it has ended. */
-  stop(): Promise<void>;
+  /**
+   * Cancels the schedule; aborts a run in progress between batches; resolves when its batch has
+   * ended or `timeoutMs` (default 10 s) passed, whichever is first.
+   */
+  stop(options?: StopOptions): Promise<RetentionStopResult>;
+}
+
+export interface RetentionStopResult {
+  /** False when a batch was still running at the deadline (its transaction is the database's). */
+  readonly finished: boolean;
 }
 
 const HOUR = 60 * 60 * 1000;
@@ -143,12 +153,13 @@ export function startRetention(options: RetentionOptions): Retention {
 
   return {
     runNow: run,
-    async stop() {
+    async stop(stopOptions?: StopOptions) {
+      const timeoutMs = stopTimeout('retention.stop', stopOptions);
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       controller.abort();
-      await running?.catch(() => {});
+      return { finished: running === undefined || (await settledWithin([running], timeoutMs)) };
     },
   };
 }

@@ -7,6 +7,15 @@
  * have the same types; `createSender` throws (sending needs Node).
  */
 
+export { lambdaHandler, toLambdaResult } from './adapters/lambda.js';
+export type {
+  LambdaEventV1,
+  LambdaEventV2,
+  LambdaHandlerOptions,
+  LambdaHttpEvent,
+  LambdaHttpHandler,
+  LambdaHttpResult,
+} from './adapters/lambda-types.js';
 export type { ReceiverLike } from './adapters/types.js';
 export { readRequestBody, toResponse, webHandler } from './adapters/web.js';
 export * from './backoff.js';
@@ -138,6 +147,7 @@ export {
   type Parser,
   type ParserOptions,
 } from './receive/verify-and-parse.js';
+export { DEFAULT_STOP_TIMEOUT_MS, type StopOptions, type StopResult } from './shutdown.js';
 export type { PrivateKeyInput } from './signing/asymmetric-keys.js';
 export {
   type AsymmetricConfig,
@@ -187,6 +197,16 @@ export {
   type TransactionOptions,
   type TransactionResult,
 } from './stores/types.js';
+export type { TestDeliveryFunction } from './testing/signature.js';
+export { testDelivery } from './testing/test-delivery.js';
+export type {
+  KeyPairPreset,
+  KeyPairTestOptions,
+  PresetTestOptions,
+  SecretTestOptions,
+  TestDelivery,
+  TestDeliveryOptions,
+} from './testing/types.js';
 export {
   checkTimestamp,
   checkTolerance,

@@ -11,4 +11,11 @@ describe('type tests', () => {
     );
     expect(diagnostics).toEqual([]);
   }, 300_000);
+
+  it('test/types/test-delivery.test-d.ts compiles: wrong events, payloads and options are rejected', () => {
+    const diagnostics = typecheck([path.join(repoRoot, 'test/types/test-delivery.test-d.ts')]).filter(
+      (d) => !d.startsWith('runtime/'),
+    );
+    expect(diagnostics).toEqual([]);
+  }, 300_000);
 });

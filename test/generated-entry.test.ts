@@ -5,6 +5,7 @@
  * (index.ts, web.ts), so a generated module behaves the same whichever entry an app also imports.
  */
 import { describe, expect, it } from 'vitest';
+import { INDEX_RUNTIME_VALUES } from '../generator/emit/index-file.js';
 import { presetExport, receiverParts } from '../generator/emit/receiver-file.js';
 import type { ContractModel } from '../generator/model.js';
 import * as nodeGenerated from '../runtime/generated.js';
@@ -14,7 +15,12 @@ import * as web from '../runtime/web.js';
 
 /** The values generated files import, whatever the contract: the fixed ones and every signature part. */
 function importedValues(): string[] {
-  const names = new Set(['createParserWith', 'createReceiverWith', 'createSender']);
+  const names = new Set<string>([
+    'createParserWith',
+    'createReceiverWith',
+    'createSender',
+    ...INDEX_RUNTIME_VALUES,
+  ]);
   const models: Partial<ContractModel>[] = [
     ...(['standard-webhooks', 'hmac', 'none', 'asymmetric'] as const).map((kind) => ({
       signature: { kind } as ContractModel['signature'],

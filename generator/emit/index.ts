@@ -102,6 +102,6 @@ export function emitContract(input: ContractModel, options: EmitOptions): Emitte
   files.set('sender.ts', emitSenderFile(model, header, options.runtimeImport));
   files.set('receiver.ts', emitReceiverFile(model, header, options.runtimeImport));
   files.set('fixtures.ts', emitFixturesFile(model, heavyHeader, diagnostics));
-  files.set('index.ts', emitIndexFile(header));
+  files.set('index.ts', emitIndexFile(model, header, options.runtimeImport));
   return { files, diagnostics };
 }

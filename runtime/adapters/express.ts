@@ -15,6 +15,7 @@
  * than a misleading 401.
  */
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import type { ReceiveResult } from '../receive/types.js';
 import { readNodeBody, requestUrl, sendNodeResult } from './node-http.js';
 import type { NodeRequest, NodeResponse } from './node-types.js';
@@ -64,11 +65,14 @@ async function rawBody(
   return { body: await readNodeBody(req, limit), reserialized: false };
 }
 
+const EXPRESS_KEYS = { publicUrl: true } as const satisfies KnownKeys<ExpressHandlerOptions>;
+
 /** An Express request handler for a receiver (also works as `router.post(path, handler)`). */
 export function expressHandler(
   receiver: ReceiverLike,
   options: ExpressHandlerOptions = {},
 ): (req: ExpressRequestLike, res: NodeResponse) => void {
+  checkKnownOptions('expressHandler', options, EXPRESS_KEYS);
   return (req, res) => {
     void (async () => {
       let result: ReceiveResult;

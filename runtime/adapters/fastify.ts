@@ -7,6 +7,7 @@
  */
 import { bodyTooLarge } from '../bytes.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import type { ReceiveResult } from '../receive/types.js';
 import type { HeadersInput } from '../signing/scheme.js';
 import type { ReceiverLike } from './types.js';
@@ -61,10 +62,13 @@ function send(reply: FastifyReplyLike, result: ReceiveResult): FastifyReplyLike 
   return reply.send(result.body);
 }
 
+const FASTIFY_KEYS = { path: true, method: true } as const satisfies KnownKeys<FastifyWebhookOptions>;
+
 export function fastifyWebhook(
   receiver: ReceiverLike,
   options: FastifyWebhookOptions,
 ): (instance: FastifyScopeLike, opts: unknown) => Promise<void> {
+  checkKnownOptions('fastifyWebhook', options, FASTIFY_KEYS);
   return async (instance) => {
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser(

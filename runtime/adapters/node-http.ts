@@ -4,6 +4,7 @@
  */
 import { bodyTooLarge, joinChunks } from '../bytes.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import type { ReceiveResult } from '../receive/types.js';
 import type { NodeAdapterOptions, NodeRequest, NodeResponse } from './node-types.js';
 import type { ReceiverLike } from './types.js';
@@ -146,6 +147,8 @@ export function sendNodeResult(res: NodeResponse, result: ReceiveResult): void {
   res.end(result.body);
 }
 
+const NODE_ADAPTER_KEYS = { bodyTimeoutMs: true } as const satisfies KnownKeys<NodeAdapterOptions>;
+
 /**
  * A `node:http` request listener for a receiver (`receiver.node(options)`): the body is read with the
  * `maxBodyBytes` cap and the `bodyTimeoutMs` deadline (`invalid_config` for a bad one).
@@ -154,6 +157,7 @@ export function nodeHandler(
   receiver: ReceiverLike,
   options?: NodeAdapterOptions,
 ): (req: NodeRequest, res: NodeResponse) => void {
+  checkKnownOptions('receiver.node', options, NODE_ADAPTER_KEYS);
   const limit = receiver.maxBodyBytes;
   const timeoutMs = checkBodyTimeout(options);
   return (req, res) => {

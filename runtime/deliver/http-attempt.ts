@@ -29,6 +29,11 @@ export interface AttemptInput {
   readonly maxResponseBytes?: number;
   /** Default `POST`; endpoint verification sends the CloudEvents `OPTIONS` handshake. */
   readonly method?: 'POST' | 'OPTIONS';
+  /**
+   * Aborts the exchange (the worker's shutdown deadline): the socket is destroyed and the attempt
+   * ends with `connection_failed` (reason `aborted`) unless a status line had already arrived.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface AttemptResponse {
@@ -145,6 +150,8 @@ class Attempt {
   received = 0;
   timer: NodeJS.Timeout | undefined = undefined;
   request: http.ClientRequest | undefined = undefined;
+  /** Removes the abort listener (set only when the input has a signal). */
+  unlisten: (() => void) | undefined = undefined;
   readonly target: ResolvedTarget;
   readonly started: number;
   readonly cap: number;
@@ -168,6 +175,7 @@ class Attempt {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
+    this.unlisten?.();
     const { chunks } = this;
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     const text = bytes.byteLength === 0 ? '' : bytes.subarray(0, RESPONSE_SNIPPET_BYTES).toString('utf8');
@@ -190,6 +198,15 @@ type AttemptResponseMessage = http.IncomingMessage & { [kAttempt]: Attempt };
 function onTimeout(attempt: Attempt): void {
   const error = new WebhookError('timeout', `No complete response within ${attempt.timeoutMs} ms`, {
     details: { timeoutMs: attempt.timeoutMs },
+  });
+  attempt.request?.destroy(error);
+  attempt.finish(error);
+}
+
+function onAbort(attempt: Attempt): void {
+  const { host } = attempt.target;
+  const error = new WebhookError('connection_failed', `Attempt to ${host} aborted: the worker is stopping`, {
+    details: { host, reason: 'aborted' },
   });
   attempt.request?.destroy(error);
   attempt.finish(error);
@@ -275,6 +292,13 @@ export function sendAttempt(input: AttemptInput): Promise<AttemptResponse> {
     request.on('response', onResponse);
     request.on('error', onRequestError);
     request.end(payload);
+    const { signal } = input;
+    if (signal !== undefined) {
+      const abort = () => onAbort(attempt);
+      signal.addEventListener('abort', abort, { once: true });
+      attempt.unlisten = () => signal.removeEventListener('abort', abort);
+      if (signal.aborted) abort();
+    }
   });
 }
 

@@ -3,6 +3,7 @@
  * classify → retry/DLQ), the SQLite and PostgreSQL outboxes, and the URL/SSRF rules.
  */
 export { type AddressClass, classifyAddress, parseAddress } from './address.js';
+export * from './destinations/index.js';
 export { type AttemptResponse, createAgents, type HttpAgents } from './http-attempt.js';
 export type {
   AttemptRecord,

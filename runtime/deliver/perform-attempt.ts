@@ -9,6 +9,8 @@ import { finishAttemptTelemetry, startAttemptTelemetry } from '../otel/attempt-t
 import { createSignatureScheme } from '../signing/resolve.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { parseAddress } from './address.js';
+import { isDestinationUrl, publishAttempt } from './destinations/attempt.js';
+import type { DestinationPool } from './destinations/pool.js';
 import {
   type AttemptResponse,
   type HttpAgents,
@@ -34,6 +36,8 @@ export interface PerformAttemptInput {
   readonly maxResponseBytes?: number;
   readonly schemes?: SchemeCache;
   readonly targets?: TargetCache;
+  /** Broker destinations (non-HTTP endpoint URLs); absent: such a URL fails with `invalid_config`. */
+  readonly destinations?: DestinationPool;
   /** For telemetry: the event type and the 1-based attempt number of the delivery. */
   readonly eventType?: string;
   readonly attemptNumber?: number;
@@ -42,6 +46,8 @@ export interface PerformAttemptInput {
    * from the classification (`succeeded`, `retry`, `failed`).
    */
   readonly outcome?: (attempt: PerformedAttempt) => string;
+  /** Aborts the HTTP exchange (the worker's stop deadline); see `AttemptInput.signal`. */
+  readonly signal?: AbortSignal;
 }
 
 export interface PerformedAttempt {
@@ -131,6 +137,7 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
   const clock = performance.now();
   let response: AttemptResponse | undefined;
   let failure: unknown;
+  let published: AttemptClassification | undefined;
   const traceHeaders: Record<string, string> = {};
   // The message's stored headers carry the `traceparent` of its send(): the attempt continues it.
   const span = startAttemptTelemetry(traceHeaders, input);
@@ -149,29 +156,41 @@ export async function performAttempt(input: PerformAttemptInput): Promise<Perfor
     const target = input.targets
       ? await input.targets.get(input.url, input.policy, startedAt)
       : await resolveTarget(input.url, input.policy);
-    response = await sendAttempt({
-      target,
-      headers:
-        span === undefined
-          ? { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers, ...signed }
-          : {
-              'content-type': 'application/json',
-              'user-agent': USER_AGENT,
-              ...input.headers,
-              ...traceHeaders,
-              ...signed,
-            },
-      body: input.body,
-      timeoutMs: input.timeoutMs,
-      ...(input.agents ? { agents: input.agents } : {}),
-      ...(input.maxResponseBytes !== undefined ? { maxResponseBytes: input.maxResponseBytes } : {}),
-    });
-    failure = response.error;
+    if (isDestinationUrl(target.url)) {
+      const outcome = await publishAttempt(input.destinations, target, {
+        id: input.messageId,
+        headers: { 'content-type': 'application/json', ...input.headers, ...traceHeaders, ...signed },
+        body: input.body,
+        timeoutMs: input.timeoutMs,
+        ...(input.signal !== undefined ? { signal: input.signal } : {}),
+      });
+      ({ failure, ...published } = outcome);
+    } else {
+      response = await sendAttempt({
+        target,
+        headers:
+          span === undefined
+            ? { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers, ...signed }
+            : {
+                'content-type': 'application/json',
+                'user-agent': USER_AGENT,
+                ...input.headers,
+                ...traceHeaders,
+                ...signed,
+              },
+        body: input.body,
+        timeoutMs: input.timeoutMs,
+        ...(input.agents ? { agents: input.agents } : {}),
+        ...(input.maxResponseBytes !== undefined ? { maxResponseBytes: input.maxResponseBytes } : {}),
+        ...(input.signal !== undefined ? { signal: input.signal } : {}),
+      });
+      failure = response.error;
+    }
   } catch (error) {
     failure = error;
   }
   const status = response?.status;
-  const classification = classifyAttempt(status !== undefined ? { status } : { error: failure });
+  const classification = published ?? classifyAttempt(status !== undefined ? { status } : { error: failure });
   const durationMs = response?.durationMs ?? Math.round((performance.now() - clock) * 100) / 100;
   const performed: PerformedAttempt = {
     startedAt,

@@ -35,6 +35,34 @@ export interface SecretCodec {
   read(stored: StoredSecret, endpointId: string): EndpointSecret;
   /** The row's secrets rewritten under the current key, or undefined when they already are. */
   reseal(stored: readonly StoredSecret[], endpointId: string): StoredSecret[] | undefined;
+  /**
+   * The stored form of an endpoint URL: a broker destination's userinfo (its credentials) sealed
+   * like a secret, as `scheme://gwenc.v1.<key>.<iv>.<ciphertext>@host/…`. URLs without userinfo as given.
+   */
+  storeUrl(url: string, endpointId: string): string;
+  readUrl(stored: string, endpointId: string): string;
+}
+
+const SEALED_USERINFO = 'gwenc.v1.';
+
+/** `[start, end)` of the URL's userinfo (before the `@` of its authority), or undefined. */
+function userinfoSpan(url: string): [number, number] | undefined {
+  const start = url.indexOf('//');
+  if (start < 0) return undefined;
+  let end = url.length;
+  for (const c of ['/', '?', '#']) {
+    const i = url.indexOf(c, start + 2);
+    if (i >= 0 && i < end) end = i;
+  }
+  const at = url.lastIndexOf('@', end);
+  return at > start + 2 ? [start + 2, at] : undefined;
+}
+
+function mapUserinfo(url: string, map: (userinfo: string) => string | undefined): string {
+  const span = userinfoSpan(url);
+  if (!span) return url;
+  const next = map(url.slice(span[0], span[1]));
+  return next === undefined ? url : `${url.slice(0, span[0])}${next}${url.slice(span[1])}`;
 }
 
 const VERSION = 'gwenc:v1:';
@@ -108,6 +136,15 @@ export function secretCodec(keys: readonly SecretKey[] | undefined, where: strin
 
   const codec: SecretCodec = {
     encrypts: true,
+    // The ciphertext's `:` separators become `.`: a `:` in userinfo would split user and password.
+    storeUrl: (url, endpointId) =>
+      mapUserinfo(url, (info) =>
+        info.startsWith(SEALED_USERINFO) ? undefined : seal(info, endpointId).replaceAll(':', '.'),
+      ),
+    readUrl: (stored, endpointId) =>
+      mapUserinfo(stored, (info) =>
+        info.startsWith(SEALED_USERINFO) ? open(info.replaceAll('.', ':'), endpointId) : undefined,
+      ),
     store: (s, endpointId) => withTimes({ sealed: seal(s.secret, endpointId) }, s),
     read: (s, endpointId) =>
       s.sealed === undefined ? (s as EndpointSecret) : withTimes({ secret: open(s.sealed, endpointId) }, s),
@@ -175,6 +212,17 @@ const plaintextCodec: SecretCodec = {
     return s as EndpointSecret;
   },
   reseal: () => undefined,
+  storeUrl: (url) => url,
+  readUrl(stored, endpointId) {
+    return mapUserinfo(stored, (info) => {
+      if (!info.startsWith(SEALED_USERINFO)) return undefined;
+      throw new WebhookError(
+        'invalid_key',
+        `Endpoint "${endpointId}": its URL credentials are encrypted; open the outbox with secretKeys`,
+        { details: { endpointId } },
+      );
+    });
+  },
 };
 
 function withTimes<T extends object>(value: T, from: StoredSecret | EndpointSecret): T & StoredSecret {

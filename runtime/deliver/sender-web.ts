@@ -5,12 +5,16 @@
  */
 import type { Contract, EventMapBase } from '../contract.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions } from '../known-options.js';
 import type { Sender, SenderOptions } from './sender.js';
+import { SENDER_KEYS } from './sender-keys.js';
 
 export function createSender<M extends EventMapBase>(
   contract: Contract<M>,
-  _options?: SenderOptions,
+  options?: SenderOptions,
 ): Sender<M> {
+  // A misspelt or renamed option is named first, as on Node.
+  checkKnownOptions('createSender', options, SENDER_KEYS);
   throw new WebhookError(
     'invalid_config',
     `createSender("${contract.name}") needs Node (node:http, node:https and node:dns for the SSRF guard); ` +

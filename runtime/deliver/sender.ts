@@ -10,12 +10,15 @@ import type { BackoffConfig, Contract, EventMapBase, StandardSchemaV1 } from '..
 import { buildEnvelope } from '../envelope.js';
 import { WebhookError } from '../errors.js';
 import { newMessageId } from '../id.js';
+import { checkKnownOptions, type ExactKeys, type KnownKeys } from '../known-options.js';
 import { metricsOn, recordDelivery, traceEnqueue } from '../otel/send-hooks.js';
 import type { HttpAgents } from './http-attempt.js';
 import type { EndpointSecret, Outbox, RedeliverTarget, TenantScope } from './outbox.js';
 import { type PerformedAttempt, performAttempt, SchemeCache } from './perform-attempt.js';
+import { SENDER_KEYS } from './sender-keys.js';
 import { resolveTenant } from './tenant.js';
 import { compileUrlPolicy, type UrlPolicy } from './url-policy.js';
+import { checkRetryKeys, URL_POLICY_KEYS } from './worker-keys.js';
 
 export type ValidationMode = 'strict' | 'report' | 'off';
 
@@ -100,10 +103,31 @@ export interface Sender<M extends EventMapBase> {
   redeliver(target: RedeliverTarget, scope?: TenantScope): Promise<number>;
 }
 
+const SEND_KEYS = {
+  id: true,
+  tx: true,
+  endpoints: true,
+  tenant: true,
+  orderingKey: true,
+} as const satisfies KnownKeys<SendOptions>;
+
+const SEND_NOW_KEYS = {
+  url: true,
+  secret: true,
+  id: true,
+  retry: true,
+} as const satisfies KnownKeys<SendNowOptions>;
+
 export function createSender<M extends EventMapBase>(
   contract: Contract<M>,
   options: SenderOptions = {},
 ): Sender<M> {
+  checkKnownOptions(
+    'createSender',
+    options,
+    SENDER_KEYS satisfies ExactKeys<typeof SENDER_KEYS, SenderOptions>,
+  );
+  checkKnownOptions('createSender', options.urlPolicy, URL_POLICY_KEYS, undefined, 'urlPolicy');
   const now = options.now ?? Date.now;
   const validation = options.validation ?? 'strict';
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
@@ -160,6 +184,7 @@ export function createSender<M extends EventMapBase>(
     contract,
 
     async send(type, data, sendOptions = {}) {
+      checkKnownOptions('send', sendOptions, SEND_KEYS);
       const outbox = options.outbox;
       if (!outbox) {
         throw new WebhookError(
@@ -201,6 +226,8 @@ export function createSender<M extends EventMapBase>(
     },
 
     async sendNow(type, data, sendOptions) {
+      checkKnownOptions('sendNow', sendOptions, SEND_NOW_KEYS);
+      checkRetryKeys('sendNow', sendOptions.retry);
       const message = await prepare(type, data, sendOptions.id);
       const policy = compileUrlPolicy(options.urlPolicy);
       const retry = sendOptions.retry ?? SEND_NOW_SCHEDULE;

@@ -34,13 +34,24 @@ export interface UrlPolicy {
   readonly allowAddresses?: readonly string[];
   /** Host name resolution; default `dns.promises.lookup(host, { all: true })`. */
   readonly lookup?: LookupFunction;
+  /**
+   * URL schemes of your own `Destination`s accepted besides http(s), `amqp:`, `amqps:` and `nats:`
+   * (docs/destinations.md), e.g. `['sqs:']`. Their host passes the same address rules.
+   */
+  readonly destinationSchemes?: readonly string[];
 }
 
 export interface CompiledUrlPolicy {
   readonly allowHttpHosts: ReadonlySet<string>;
   readonly allowAddresses: readonly Cidr[];
   readonly lookup: LookupFunction;
+  /** Non-HTTP schemes accepted (broker destinations), with the colon. */
+  readonly destinationSchemes: ReadonlySet<string>;
 }
+
+/** Broker schemes without TLS: like `http:`, only for hosts in `allowHttpHosts`. */
+const PLAINTEXT_DESTINATIONS = new Set(['amqp:', 'nats:']);
+const BUILT_IN_DESTINATIONS = ['amqp:', 'amqps:', 'nats:'];
 
 export const defaultLookup: LookupFunction = async (hostname) => {
   const found = await dnsLookup(hostname, { all: true, verbatim: true });
@@ -62,6 +73,10 @@ export function compileUrlPolicy(policy: UrlPolicy = {}): CompiledUrlPolicy {
     allowHttpHosts: new Set((policy.allowHttpHosts ?? []).map(normaliseHost)),
     allowAddresses,
     lookup: policy.lookup ?? defaultLookup,
+    destinationSchemes: new Set([
+      ...BUILT_IN_DESTINATIONS,
+      ...(policy.destinationSchemes ?? []).map((s) => (s.endsWith(':') ? s : `${s}:`).toLowerCase()),
+    ]),
   };
 }
 
@@ -85,24 +100,29 @@ export function checkUrl(input: string, policy: CompiledUrlPolicy): URL {
       details: { url: truncate(input) },
     });
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+  const destination = policy.destinationSchemes?.has(url.protocol) === true;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:' && !destination) {
     throw new WebhookError('invalid_url', `Webhook URLs must use https: (got ${url.protocol})`, {
-      details: { url: url.href },
+      details: { url: redact(url) },
     });
   }
-  if (url.username !== '' || url.password !== '') {
+  // A broker destination's userinfo is its credentials (stored like a secret, never shown back).
+  if (!destination && (url.username !== '' || url.password !== '')) {
     throw new WebhookError('invalid_url', 'Webhook URLs must not contain credentials', {
       details: { url: redact(url) },
     });
   }
   const host = normaliseHost(url.hostname);
   if (host === '')
-    throw new WebhookError('invalid_url', 'Webhook URL has no host', { details: { url: url.href } });
-  if (url.protocol === 'http:' && !policy.allowHttpHosts.has(host)) {
+    throw new WebhookError('invalid_url', 'Webhook URL has no host', { details: { url: redact(url) } });
+  if (
+    (url.protocol === 'http:' || PLAINTEXT_DESTINATIONS.has(url.protocol)) &&
+    !policy.allowHttpHosts.has(host)
+  ) {
     throw new WebhookError(
       'insecure_url',
-      `Plain http: is refused for "${host}"; use https: or add the host to allowHttpHosts`,
-      { details: { url: url.href, host } },
+      `Plain ${url.protocol} is refused for "${host}"; use ${url.protocol === 'http:' ? 'https:' : 'TLS'} or add the host to allowHttpHosts`,
+      { details: { url: redact(url), host } },
     );
   }
   const literal = parseAddress(host);

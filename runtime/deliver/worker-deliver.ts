@@ -4,6 +4,7 @@
  * follow (attempt event, endpoint disabled, dead-letter threshold).
  */
 import { metricsOn, recordDelivery } from '../otel/send-hooks.js';
+import type { DestinationPool } from './destinations/pool.js';
 import type { HttpAgents } from './http-attempt.js';
 import { type RetryClamp, resolveAttempt } from './outbox/completion.js';
 import type {
@@ -28,8 +29,11 @@ export interface DeliverConfig {
   readonly deadLetterThreshold: number | undefined;
   readonly policy: CompiledUrlPolicy;
   readonly agents: () => HttpAgents;
+  /** Aborted at the deadline of `worker.stop()`: an attempt cut off then is released, not recorded. */
+  readonly signal: () => AbortSignal;
   readonly schemes: SchemeCache;
   readonly targets: TargetCache;
+  readonly destinations?: DestinationPool;
   readonly clamp: RetryClamp;
   readonly now: () => number;
   readonly onError: (error: unknown) => void;
@@ -38,7 +42,8 @@ export interface DeliverConfig {
 /**
  * `deliver(delivery, attempted)`: `attempted` is called once the HTTP exchange is over (or skipped),
  * before the verdict is written, so the caller can give the connection slot to the next delivery
- * while the completion waits for its batch.
+ * while the completion waits for its batch. Resolves `undefined` when the delivery was handed back
+ * (released) instead of attempted or recorded.
  */
 export function createDeliver(
   config: DeliverConfig,
@@ -73,7 +78,8 @@ export function createDeliver(
     // (or a stalled event loop) has less of it left, and once it ends another worker may start the
     // same delivery. A lease already over is handed back untried (fenced: a no-op if re-claimed).
     const leaseLeft = delivery.leaseUntil - now();
-    if (leaseLeft <= 0) {
+    const signal = config.signal();
+    if (leaseLeft <= 0 || signal.aborted) {
       attempted();
       await outbox.release(delivery, now());
       return undefined;
@@ -94,6 +100,7 @@ export function createDeliver(
         agents: config.agents(),
         schemes: config.schemes,
         targets: config.targets,
+        ...(config.destinations ? { destinations: config.destinations } : {}),
         ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
         eventType: delivery.eventType,
         attemptNumber: delivery.attempt,
@@ -102,9 +109,17 @@ export function createDeliver(
           resolution = resolveAttempt(delivery, performed, retry, clamp);
           return resolution.kind;
         },
+        signal,
       });
     } finally {
       attempted();
+    }
+    // Cut off by the stop deadline before a status arrived: not the endpoint's failure, so the
+    // attempt is not counted (no step towards the DLQ) and another worker retries it at once. The
+    // receiver may have got the request: at-least-once, it dedupes on the message id.
+    if (signal.aborted && attempt.status === undefined) {
+      await outbox.release(delivery, now());
+      return undefined;
     }
     resolution ??= resolveAttempt(delivery, attempt, retry, clamp);
     const result: CompleteResult = await outbox.complete({

@@ -2,7 +2,10 @@
  * The delivery worker's options and handles (see worker.ts), apart so the parts of the worker can
  * name them without importing the worker.
  */
+
 import type { BackoffConfig, Contract, EventMapBase, SignatureConfig } from '../contract.js';
+import type { StopOptions, StopResult } from '../shutdown.js';
+import type { DestinationFactory } from './destinations/destination.js';
 import type { HttpAgents } from './http-attempt.js';
 import type { AttemptResolution, ClaimedDelivery, DisabledReason, Endpoint, Outbox } from './outbox.js';
 import type { PerformedAttempt } from './perform-attempt.js';
@@ -57,6 +60,12 @@ export interface DeliveryWorkerOptions {
   /** Keep-alive agents (default: a pair owned and closed by this worker). */
   readonly agents?: HttpAgents;
   readonly maxResponseBytes?: number;
+  /**
+   * Broker destinations for endpoints whose URL is not http(s), e.g.
+   * `[amqpDestination(amqplib), natsDestination(nats)]` (docs/destinations.md). Their connections
+   * are pooled per endpoint and closed by `stop()`.
+   */
+  readonly destinations?: readonly DestinationFactory[];
   /** Lease owner id; default `wrk_<random>`. */
   readonly id?: string;
   readonly now?: () => number;
@@ -82,8 +91,12 @@ export interface DeliveryWorker {
   readonly id: string;
   /** Starts the claim loop in the background. */
   start(): void;
-  /** Stops claiming, waits for in-flight attempts to be recorded, closes owned agents. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming and hands back deliveries claimed ahead; waits up to `timeoutMs` (default 10 s)
+   * for in-flight attempts to be recorded, then aborts the rest and releases their leases (not
+   * counted as attempts, so a stop never dead-letters); closes owned agents. See docs/shutdown.md.
+   */
+  stop(options?: StopOptions): Promise<StopResult>;
   /** Delivers everything due now (up to `concurrency` at once) and returns; for tests and cron jobs. */
   runOnce(): Promise<RunSummary>;
 }

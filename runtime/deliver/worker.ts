@@ -11,12 +11,22 @@
 import { DEFAULT_SCHEDULE } from '../backoff.js';
 import { DEFAULT_TIMEOUT_MS } from '../classify.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions } from '../known-options.js';
+import {
+  type StopOptions,
+  type StopResult,
+  settledWithin,
+  shutdownReason,
+  stopTimeout,
+} from '../shutdown.js';
+import { DestinationPool } from './destinations/pool.js';
 import { createAgents } from './http-attempt.js';
 import type { AttemptResolution, ClaimedDelivery } from './outbox.js';
 import { SchemeCache, TargetCache } from './perform-attempt.js';
 import { randomId } from './random-id.js';
 import { compileUrlPolicy } from './url-policy.js';
 import { createDeliver } from './worker-deliver.js';
+import { checkRetryKeys, URL_POLICY_KEYS, WORKER_KEYS } from './worker-keys.js';
 import type { DeliveryWorker, DeliveryWorkerOptions } from './worker-options.js';
 import { ClaimedQueue } from './worker-queue.js';
 
@@ -36,6 +46,9 @@ const positiveInt = (value: number | undefined, fallback: number, name: string):
 };
 
 export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  checkKnownOptions('createWorker', options, WORKER_KEYS);
+  checkKnownOptions('createWorker', options.urlPolicy, URL_POLICY_KEYS, undefined, 'urlPolicy');
+  checkRetryKeys('createWorker', options.retry);
   const { outbox } = options;
   const id = options.id ?? randomId('wrk');
   const now = options.now ?? Date.now;
@@ -59,7 +72,13 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const policy = compileUrlPolicy(options.urlPolicy);
   const ownsAgents = options.agents === undefined;
   let agents = options.agents ?? createAgents({ maxSockets: Math.max(concurrency, 16) });
+  /** Aborted at the deadline of `stop()`; a new one per stop, so a restarted worker attempts again. */
+  let shutdown = new AbortController();
+  /** The tally of the `stop()` under way: what the deliveries in flight at its start became. */
+  let stopping: { drained: number; released: number } | undefined;
   const onError = options.onError ?? ((error: unknown) => console.error('gen-webhooks worker:', error));
+  const destinations =
+    options.destinations === undefined ? undefined : new DestinationPool(options.destinations);
   const deliver = createDeliver({
     options,
     outbox,
@@ -73,8 +92,10 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
         : positiveInt(options.deadLetterThreshold, 1, 'deadLetterThreshold'),
     policy,
     agents: () => agents,
+    signal: () => shutdown.signal,
     schemes: new SchemeCache(),
     targets: new TargetCache(options.dnsCacheMs ?? 30_000),
+    ...(destinations ? { destinations } : {}),
     clamp: {
       rng,
       ...(options.minRetryAfterMs !== undefined ? { minRetryAfterMs: options.minRetryAfterMs } : {}),
@@ -148,6 +169,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
     const task = deliver(delivery, attempted)
       .then((resolution) => {
         if (summary && resolution) count_(summary, resolution);
+        if (stopping) stopping[resolution ? 'drained' : 'released']++;
       })
       .catch(onError)
       .finally(() => {
@@ -229,18 +251,38 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       running = true;
       loop = runLoop();
     },
-    async stop() {
+    async stop(stopOptions?: StopOptions): Promise<StopResult> {
+      const deadlineMs = stopTimeout('worker.stop', stopOptions);
+      const tally = { drained: 0, released: 0 };
+      stopping = tally;
       running = false;
       wake?.();
+      // Claimed ahead but never started: straight back, another worker may take them at once.
+      const handBack = async () => {
+        for (const delivery of ready.drain()) {
+          await outbox.release(delivery, now()).catch(onError);
+          tally.released++;
+        }
+      };
+      await handBack();
+      // In-flight attempts run on until the deadline; then their sockets are cut and their leases
+      // released (worker-deliver.ts), so they are retried elsewhere and never count as failures.
+      if (!(await settledWithin([...(loop ? [loop] : []), ...tasks], deadlineMs))) {
+        shutdown.abort(shutdownReason('The delivery worker'));
+      }
       await loop;
       loop = undefined;
+      await handBack(); // a claim the loop had in flight at the stop
       await Promise.allSettled([...tasks]);
-      for (const delivery of ready.drain()) await outbox.release(delivery, now()).catch(onError);
+      await destinations?.close();
+      stopping = undefined;
+      shutdown = new AbortController();
       if (ownsAgents) {
         agents.http.destroy();
         agents.https.destroy();
         agents = createAgents({ maxSockets: Math.max(concurrency, 16) });
       }
+      return { ...tally };
     },
     async runOnce() {
       const summary: Counters = { attempted: 0, succeeded: 0, retried: 0, dead: 0 };

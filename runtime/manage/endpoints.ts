@@ -6,6 +6,7 @@
  * thin layer on it.
  */
 import type { Contract, EventMapBase } from '../contract.js';
+import { isDestinationUrl, keepCredentials } from '../deliver/destinations/redact.js';
 import type { AttemptRecord, Endpoint, EndpointPatch, Outbox } from '../deliver/outbox.js';
 import { randomId } from '../deliver/random-id.js';
 import { generateEndpointSecret } from '../deliver/secrets.js';
@@ -146,8 +147,9 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
           ...(input.rateLimit !== undefined ? { rateLimit: input.rateLimit } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
         };
+        // A broker has no HTTP handshake to answer: its publish confirms are its health check.
         const endpoint =
-          verifier.mode === 'none'
+          verifier.mode === 'none' || isDestinationUrl(url)
             ? await outbox.createEndpoint(fields, now())
             : await createVerified(outbox, verifier, { ...fields, id: randomId('ep') }, now);
         return { endpoint: toEndpointView(endpoint), secret };
@@ -160,10 +162,14 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
       },
       async update(id, input) {
         if (input.events !== undefined) checkEvents(input.events);
-        const url = input.url !== undefined ? await checkTarget(input.url) : undefined;
+        // `amqp://***@host/…` as shown back keeps the stored credentials (the portal's edit form).
+        const sent = input.url?.includes('***@')
+          ? keepCredentials(input.url, (await found(id)).url)
+          : input.url;
+        const url = sent !== undefined ? await checkTarget(sent) : undefined;
         let rateLimit = input.rateLimit;
         let verified: EndpointPatch['verified'];
-        if (url !== undefined && verifier.mode !== 'none') {
+        if (url !== undefined && verifier.mode !== 'none' && !isDestinationUrl(url)) {
           // A new URL is verified before it is stored (and stored verified): verification cannot be
           // bypassed by a PATCH. Unverified, the outbox clears `verifiedAt` on a URL change.
           const endpoint = await found(id);
@@ -200,7 +206,7 @@ export function managerFactory(options: EndpointManagerOptions): (tenant: string
           // Verification is a fact of the endpoint, not a disable reason (a Disable replaces the
           // reason): one never verified at its URL is challenged before it gets any delivery.
           const stored = await found(id);
-          if (stored.verifiedAt === undefined) {
+          if (stored.verifiedAt === undefined && !isDestinationUrl(stored.url)) {
             return toEndpointView(await verifyStored(outbox, verifier, stored, now, scope, true));
           }
         }

@@ -1,4 +1,5 @@
 /** An endpoint as API clients see it: never its secrets. */
+import { redactUrl } from '../deliver/destinations/redact.js';
 import type { DisabledReason, Endpoint } from '../deliver/outbox.js';
 
 export interface EndpointView {
@@ -21,7 +22,8 @@ export function toEndpointView(endpoint: Endpoint): EndpointView {
   return {
     id: endpoint.id,
     tenant: endpoint.tenant,
-    url: endpoint.url,
+    // A broker destination's credentials are never shown back: `amqp://***@host/…`.
+    url: redactUrl(endpoint.url),
     events: endpoint.events,
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason ?? null,

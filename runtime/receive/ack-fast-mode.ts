@@ -5,6 +5,7 @@
  * delivery durably and answer it) and the worker.
  */
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import type { ReceiveTracing } from '../otel/types.js';
 import type { HandshakeResponse } from '../presets/types.js';
 import type { EventQueue, IdempotencyStore } from '../stores/types.js';
@@ -14,6 +15,7 @@ import type { AnyHandler } from './handler-event.js';
 import { headerRecord } from './handler-event.js';
 import type { ReceiverHooks } from './hooks.js';
 import type { Check } from './policy.js';
+import { WORKER_KEYS } from './receiver-keys.js';
 import { statusResult } from './respond.js';
 import { type Ids, type Run, type RunContext, storeFailure } from './run-context.js';
 import { queueWithDeadline } from './store-deadline.js';
@@ -45,8 +47,15 @@ export interface AckFastRun {
    * Queues a verified, validated delivery durably, wakes the worker and answers (rejects with
    * `store_error`).
    */
-  readonly accept: (x: Extracted, id: string, headers: unknown, ids: Partial<Ids>) => Promise<ReceiveResult>;
-  readonly worker: QueueWorker;
+  readonly accept: (
+    x: Extracted,
+    id: string,
+    headers: unknown,
+    ids: Partial<Ids>,
+    body: Uint8Array,
+  ) => Promise<ReceiveResult>;
+  /** The table queue's worker; a broker queue has none (its consumers drain it: ack-fast-broker.ts). */
+  readonly worker?: QueueWorker;
 }
 
 export interface AckFastMode extends AckFast {
@@ -54,8 +63,12 @@ export interface AckFastMode extends AckFast {
   readonly build: (deps: AckFastDeps) => AckFastRun;
 }
 
+const ACK_FAST_KEYS = { queue: true, worker: true } as const satisfies KnownKeys<AckFastOptions>;
+
 /** Queue each verified event durably, answer at once, and process it in a worker. */
 export function ackFastQueue(options: AckFastOptions = {}): AckFast {
+  checkKnownOptions('ackFastQueue', options, ACK_FAST_KEYS);
+  checkKnownOptions('ackFastQueue', options.worker, WORKER_KEYS, undefined, 'worker');
   const worker = options.worker ?? {};
   const mode: AckFastMode = {
     mode: 'ack-fast',
@@ -84,8 +97,8 @@ export function ackFastQueue(options: AckFastOptions = {}): AckFast {
           await queue.enqueue(deps.keyOf(id), JSON.stringify(payload), { now: now() }).catch((error) => {
             throw storeFailure(error);
           });
-          if (deps.autoStart) run.worker.start();
-          run.worker.wake();
+          if (deps.autoStart) run.worker?.start();
+          run.worker?.wake();
           // The provider may expect a specific answer to a queued event (Discord: an empty 204).
           return acknowledgement === undefined
             ? statusResult(200, 'queued', 'queued', ids)

@@ -42,6 +42,8 @@ export interface QueueProcessorDeps {
   readonly fail: (error: unknown, ids: Ids) => ReceiveResult;
   readonly hooks?: ReceiverHooks | undefined;
   readonly tracing?: ReceiveTracing | undefined;
+  /** The receiver's close signal: a run it cut off is handed back, not counted as an attempt. */
+  readonly signal?: AbortSignal;
 }
 
 function errorText(error: unknown): string {
@@ -74,6 +76,12 @@ export function queueProcessor(deps: QueueProcessorDeps): (entry: QueuedEvent) =
         countAttempt: false,
       });
       return 'done';
+    }
+    if (result.outcome === 'failed' && deps.signal?.aborted === true) {
+      // Cut off by `receiver.close()`: not the event's failure. Due again at once, for the next
+      // process, and never a step towards the dead-letter state.
+      await q.retry(entry.seq, { availableAt: now(), error: 'receiver closed mid-run', countAttempt: false });
+      return 'failed';
     }
     if (result.outcome !== 'failed' && result.outcome !== 'rejected') {
       await q.ack(entry.seq);

@@ -108,7 +108,7 @@ describe('createReceiver: pipeline', () => {
 
   it('strict validation: 400 listing every issue as a JSON pointer; the handler does not run', async () => {
     const hook = vi.fn();
-    const { receiver, seen } = setup({ onValidationIssue: hook });
+    const { receiver, seen } = setup({ validation: 'strict', onValidationIssue: hook });
     const d = delivery('pet.adopted', { petId: '', adopter: {} });
     const result = await receiver.handle(d);
     expect(result).toMatchObject({ status: 400, outcome: 'rejected' });
@@ -441,6 +441,7 @@ describe('createReceiver: bare payloads, header selectors, HMAC (GitHub-like)', 
     const receiver = createReceiver(contract, {
       secret: 'gh-secret',
       store: memoryStore(),
+      validation: 'strict',
       handlers: {
         'issues.opened': (e) => seen.push([e.type, e.id, e.data.issue.number]),
         ping: (e) => seen.push([e.type, e.id, e.data.zen]),
@@ -522,6 +523,7 @@ describe('createReceiver: ack-fast mode', () => {
       secret: SECRET,
       store,
       ackFast: ackFastQueue(),
+      validation: 'strict',
       handlers: { 'pet.adopted': (e) => void handled.push(e.data.petId) },
     });
     const a = delivery('pet.adopted', adopted('a'));

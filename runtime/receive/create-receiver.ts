@@ -12,6 +12,7 @@
 
 import type { Contract, EventMapBase, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions } from '../known-options.js';
 import { DEFAULT_LEASE_MS, DEFAULT_TTL_MS } from '../stores/types.js';
 import type { AckFastMode } from './ack-fast-mode.js';
 import { inlineCompletions } from './completion.js';
@@ -21,11 +22,13 @@ import { consoleLogger, safeLog } from './observe.js';
 import { type ReceiverParts, rulesFor } from './parts.js';
 import { policyCheck } from './policy.js';
 import { receivePipeline } from './receive-request.js';
+import { RECEIVER_KEYS, RECEIVER_RENAMED } from './receiver-keys.js';
 import { receiverObject } from './receiver-object.js';
 import { checkOptions, type LooseOptions, observersOf, ownerTokens } from './receiver-options.js';
 import { checkReplayTtl } from './replay-window.js';
 import { errorResult, toWebhookError } from './respond.js';
 import type { Ids, RunContext } from './run-context.js';
+import { RunGate } from './run-gate.js';
 import { plainRun } from './run-plain.js';
 import { transactionalRun } from './run-transactional.js';
 import { answersInProcess, storeWithDeadline } from './store-deadline.js';
@@ -53,6 +56,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
   options: ReceiverOptions<M, Tx, T>,
   parts: ReceiverParts,
 ): Receiver<M, HandlerTx<Tx, T>> {
+  checkKnownOptions('createReceiver', options, RECEIVER_KEYS, RECEIVER_RENAMED);
   const o = options as unknown as LooseOptions;
   const now = o.now ?? Date.now;
   const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
@@ -114,7 +118,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     return errorResult(e, outcome, context);
   };
 
-  const check = policyCheck(o, events);
+  const check = policyCheck(o, events, { logger, now });
 
   const inProgress = (ids: Ids): ReceiveResult =>
     errorResult(
@@ -124,6 +128,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     );
 
   // Every store call the run paths make has a deadline (a partitioned store answers 503, not never).
+  const gate = new RunGate();
   const bounded =
     store === undefined ? undefined : storeWithDeadline(store, answersInProcess(store) ? 0 : storeTimeoutMs);
   const ctx = {
@@ -137,12 +142,16 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
     fail,
     inProgress,
     storeTimeoutMs,
+    signal: gate.signal,
+    aborted: () => gate.aborted(),
   } as { -readonly [K in keyof RunContext]: RunContext[K] };
   // How a done record that failed to write is retried: the parts' choice (Node: in the background).
   const completions = (parts.completions ?? inlineCompletions)(ctx);
   ctx.completions = completions;
   /** Claim → handler → done, or the transactional equivalent. Never throws. */
-  const run = o.transactional === true && store !== undefined ? transactionalRun(ctx) : plainRun(ctx);
+  const untracked = o.transactional === true && store !== undefined ? transactionalRun(ctx) : plainRun(ctx);
+  // Tracked so `receiver.close()` knows what is in flight (inline and ack-fast alike).
+  const run: typeof untracked = (event, handler, onRun) => gate.track(untracked(event, handler, onRun));
 
   const handlerFor = listeners.handlerFor;
   const queued = ackFast?.build({
@@ -159,8 +168,7 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
 
   const scheme = rules.scheme;
   const steps: DeliverySteps = { verify: (input) => scheme.verify(input), check, run };
-  return receiverObject(
-    listeners,
+  const pipeline = (q: typeof queued) =>
     receivePipeline(
       o,
       rules,
@@ -170,17 +178,24 @@ export function createReceiverWith<M extends EventMapBase, Tx = undefined, T ext
       observersOf(hooks, tracing),
       handlerFor,
       reportUnknown,
-      queued,
+      q,
       fail,
       maxBodyBytes,
       unknownEvent,
       logger,
       parts.contentId,
-    ),
+    );
+  const handle = pipeline(queued);
+  return receiverObject(
+    listeners,
+    handle,
     fail,
     maxBodyBytes,
     parts,
     queued?.worker,
     completions,
+    // Broker consumers run events inline, even where HTTP deliveries are queued (ack-fast).
+    queued === undefined ? handle : pipeline(undefined),
+    { gate, graceMs: Math.max(1000, storeTimeoutMs) },
   ) as Receiver<M, HandlerTx<Tx, T>>;
 }

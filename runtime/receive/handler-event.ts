@@ -17,6 +17,7 @@ export interface HandlerEvent {
   readonly headers: Readonly<Record<string, string>>;
   readonly issues: readonly ValidationIssue[];
   readonly tx: unknown;
+  readonly signal: AbortSignal;
 }
 
 /** A handler event before it gets its `tx`; `headers` as the request gave them. */
@@ -33,7 +34,7 @@ export interface EventParts {
  * The event a handler receives. Plain data properties only: an object literal with an accessor (a
  * lazy `headers`) costs V8 more to create than building the header record.
  */
-export function handlerEvent(parts: EventParts, tx: unknown): HandlerEvent {
+export function handlerEvent(parts: EventParts, tx: unknown, signal: AbortSignal): HandlerEvent {
   return {
     id: parts.id,
     type: parts.type,
@@ -42,6 +43,7 @@ export function handlerEvent(parts: EventParts, tx: unknown): HandlerEvent {
     headers: headerRecord(parts.headers),
     issues: parts.issues,
     tx,
+    signal,
   };
 }
 

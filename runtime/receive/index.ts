@@ -1,6 +1,8 @@
 /** The receiver: verify → replay window → parse → validate → claim → handle → done; ack-fast queue. */
 export type { NodeAdapterOptions } from '../adapters/node-types.js';
+export { ackFastAmqp, ackFastJetStream } from './ack-fast-broker.js';
 export { type AckFastOptions, ackFastQueue } from './ack-fast-mode.js';
+export type { ConsumeOptions, Consumption, JetStreamConsumeOptions } from './consume-types.js';
 export { contractHandshakes } from './contract-handshakes.js';
 export { createReceiverWith, DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
 export { decodeBody } from './decode-body.js';

@@ -11,11 +11,12 @@ import type { SignatureScheme } from '../signing/scheme.js';
 import { standardWebhooksVerifier } from '../signing/standard-webhooks.js';
 import { missingVerificationKey } from '../signing/verification-key.js';
 import { backgroundCompletions } from './completion-background.js';
+import { brokerConsumers } from './consume-broker.js';
 import { type ReceiverParts, schemeParts, presetParts as webPresetParts } from './parts.js';
 import { unsignedIdCheck } from './unsigned-id.js';
 
 /** What every Node part adds: `receiver.node()` and completions retried in the background. */
-const node = { node: nodeHandler, completions: backgroundCompletions };
+const node = { node: nodeHandler, completions: backgroundCompletions, consumers: brokerConsumers };
 
 /** Standard Webhooks contracts (the default signature). */
 export const standardWebhooksParts: ReceiverParts = {

@@ -18,6 +18,7 @@ import type { HeadersInput, SchemeOptions, SchemeVerifier } from '../signing/sch
 import { refuseSigningKeys } from '../signing/standard-webhooks-core.js';
 import { missingSecret, type missingVerificationKey } from '../signing/verification-key.js';
 import type { CompletionMode } from './completion.js';
+import type { BrokerConsumers } from './consume-broker.js';
 import type { contractHandshakes } from './contract-handshakes.js';
 import {
   type ContractRules,
@@ -93,6 +94,8 @@ export interface ReceiverParts {
    * not reliably run the timers of an answered request).
    */
   readonly completions?: CompletionMode;
+  /** `receiver.consumeAmqp` / `consumeJetStream` (the Node parts; consume-amqp.ts, consume-jetstream.ts). */
+  readonly consumers?: BrokerConsumers;
 }
 
 /**

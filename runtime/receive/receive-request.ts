@@ -103,7 +103,7 @@ export function receivePipeline(
           ? { data: x.data, issues: [] }
           : s.check(event, x.data, x.dataPointer, { id, type: event });
       const validated = isThenable(checking) ? await checking : checking;
-      if (queued !== undefined) return await queued.accept(x, id, request.headers, context);
+      if (queued !== undefined) return await queued.accept(x, id, request.headers, context, bytes);
       const parts = {
         id,
         type: x.event ?? x.type,

@@ -13,6 +13,7 @@ import { missingVerificationKey } from '../signing/verification-key.js';
 import { ackFastQueue } from './ack-fast-mode.js';
 import { checkContract } from './check-contract.js';
 import { backgroundCompletions } from './completion-background.js';
+import { brokerConsumers } from './consume-broker.js';
 import { contractHandshakes } from './contract-handshakes.js';
 import { anyRules } from './contract-rules.js';
 import { createReceiverWith } from './create-receiver.js';
@@ -41,6 +42,7 @@ const allParts: ReceiverParts = {
   ackFast: /* @__PURE__ */ ackFastQueue(),
   node: nodeHandler,
   completions: backgroundCompletions,
+  consumers: brokerConsumers,
 };
 
 export function createReceiver<M extends EventMapBase, Tx = undefined, T extends boolean = false>(

@@ -51,7 +51,10 @@ export function checkOptions(o: LooseOptions, store: IdempotencyStore<unknown> |
   if (o.dedupe !== false && store === undefined) {
     throw new WebhookError(
       'invalid_config',
-      'createReceiver needs an idempotency `store` (or `dedupe: false` to process every delivery, duplicates included)',
+      // A newcomer's first error: name the stores there are and the opt-out, so the fix is in the message.
+      'createReceiver needs an idempotency `store`: sqliteStore(file), postgresStore(pool), redisStore(client) or ' +
+        'memoryStore() (tests) from @gen-webhooks/runtime; or pass `dedupe: false` to process every delivery, ' +
+        'duplicates included',
     );
   }
   if (o.transactional === true && store?.transaction === undefined) {

@@ -31,6 +31,10 @@ export interface RunContext {
    * SQLite store needs none), and the inline completion retries stop within it.
    */
   readonly storeTimeoutMs: number;
+  /** Every handler's `event.signal`: aborted at the deadline of `receiver.close()`. */
+  readonly signal: AbortSignal;
+  /** Rejects once `signal` is aborted: a plain run races its handler against it. */
+  readonly aborted: () => Promise<never>;
 }
 
 /**

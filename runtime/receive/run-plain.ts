@@ -63,7 +63,7 @@ export function plainRun(ctx: RunContext): Run {
     let completion: Completion | undefined;
     let out: unknown;
     try {
-      out = handler(handlerEvent(event, undefined));
+      out = handler(handlerEvent(event, undefined, ctx.signal));
     } catch (cause) {
       return release(key, owner, ids, cause);
     }
@@ -72,7 +72,9 @@ export function plainRun(ctx: RunContext): Run {
     if (isThenable(out)) {
       renewal = keepClaim(key, owner, ids, () => completion);
       try {
-        await out;
+        // At the close deadline the claim is released, never completed, even if the handler runs
+        // on: the retry then runs the event (a handler that honours `event.signal` stops first).
+        await Promise.race([out, ctx.aborted()]);
       } catch (cause) {
         renewal.stop();
         return release(key, owner, ids, cause);
@@ -98,8 +100,8 @@ function undeduped(ctx: RunContext): Run {
     const ids = { id: event.id, type: event.type };
     onRun?.();
     try {
-      const out = handler(handlerEvent(event, undefined));
-      if (isThenable(out)) await out;
+      const out = handler(handlerEvent(event, undefined, ctx.signal));
+      if (isThenable(out)) await Promise.race([out, ctx.aborted()]);
     } catch (cause) {
       return ctx.fail(
         new WebhookError('handler_failed', `Handler for "${event.type}" failed`, { cause }),

@@ -25,7 +25,9 @@ export function transactionalRun(ctx: RunContext): Run {
         async (tx) => {
           onRun?.();
           try {
-            return await handler(handlerEvent(event, tx));
+            // Not raced against the close deadline: the transaction is the handler's until it
+            // settles; a handler that honours `event.signal` throws, and both roll back.
+            return await handler(handlerEvent(event, tx, ctx.signal));
           } catch (cause) {
             handlerError = { cause };
             throw cause;

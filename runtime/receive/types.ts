@@ -1,9 +1,12 @@
 /** Public types of the receiver (`createReceiver`). */
 import type { NodeAdapterOptions, NodeRequest, NodeResponse } from '../adapters/node-types.js';
 import type { EventMapBase, EventName } from '../contract.js';
+import type { AmqpChannel } from '../drivers/amqp-consumer.js';
+import type { JetStreamConsumer } from '../drivers/nats-consumer.js';
 import type { WebhookError } from '../errors.js';
 import type { ReceiveTracing } from '../otel/types.js';
 import type { PresetOptions } from '../presets/types.js';
+import type { StopOptions, StopResult } from '../shutdown.js';
 import type {
   HeadersInput,
   PublicKeyInput,
@@ -15,6 +18,7 @@ import type {
 } from '../signing/scheme.js';
 import type { IdempotencyStore } from '../stores/types.js';
 import type { Tolerance } from '../timestamp.js';
+import type { ConsumeOptions, Consumption, JetStreamConsumeOptions } from './consume-types.js';
 import type { AnyHandler, EventParts, ValidationIssue } from './handler-event.js';
 import type { ReceiveOutcome, ReceiverHooks, ReceiverLogger } from './hooks.js';
 
@@ -22,8 +26,10 @@ export type { ValidationIssue } from './handler-event.js';
 export type { ReceiveOutcome } from './hooks.js';
 
 /**
+ * - `report` (the receiver's default): the handler runs anyway with `issues` (and `data` as received,
+ *   still typed as the contract says: `issues.length === 0` is what makes that type true);
+ *   `onValidationIssue` is called, else the receiver's `logger` warns (rate-limited per event type).
  * - `strict`: an invalid payload is answered 400 with the issues; the handler does not run.
- * - `report`: the handler runs anyway with `issues` (and `data` as received); `onValidationIssue` is called.
  * - `off`: no validation; `data` is the payload as received.
  */
 export type ValidationPolicy = 'strict' | 'report' | 'off';
@@ -42,6 +48,12 @@ export interface ReceivedEvent<Type extends string, Data, Tx = undefined> {
   /** Validation issues (`report` policy); empty when the payload is valid or validation is off. */
   readonly issues: readonly ValidationIssue[];
   readonly tx: Tx;
+  /**
+   * Aborted at the deadline of `receiver.close({ timeoutMs })`: stop and throw (e.g.
+   * `event.signal.throwIfAborted()`); the claim is released, not completed, so a retry runs the
+   * event again (docs/shutdown.md). Pass it on to `fetch` and database calls.
+   */
+  readonly signal: AbortSignal;
 }
 
 /** An event the contract does not define, given to an `unknownEvent` catch-all. */
@@ -138,9 +150,13 @@ export interface CommonReceiverOptions<M extends EventMapBase> {
   readonly leaseMs?: number;
   /** How long processed ids are remembered. Default the store's (7 days). */
   readonly ttlMs?: number;
+  /** Default `report`: a provider's real payloads often break its own schema (docs/evolution.md). */
   readonly validation?: ValidationPolicy;
   readonly validationByEvent?: { readonly [K in EventName<M>]?: ValidationPolicy };
-  /** Called with the issues of an invalid payload under the `report` policy (and `strict`, before the 400). */
+  /**
+   * Called with the issues of an invalid payload under the `report` policy (and `strict`, before the
+   * 400). Without it, `report` warns through `logger`: once per event type per minute.
+   */
   readonly onValidationIssue?: (
     event: { readonly id: string; readonly type: string; readonly data: unknown },
     issues: readonly ValidationIssue[],
@@ -305,6 +321,13 @@ export interface Receiver<M extends EventMapBase = EventMapBase, Tx = unknown> {
    * `bodyTimeoutMs` (default 10 s, then 408; docs/receiver.md, "Node server timeouts").
    */
   node(options?: NodeAdapterOptions): NodeHandler;
+  /**
+   * Drain a RabbitMQ queue through this receiver (verify → validate → claim → handler → done, then
+   * ack); the queue needs `x-dead-letter-exchange` for dead-letters (docs/destinations.md, "Consuming").
+   */
+  consumeAmqp(channel: AmqpChannel, queue: string, options?: ConsumeOptions): Promise<Consumption>;
+  /** Drain a JetStream pull consumer through this receiver (ack / nak / term per message). */
+  consumeJetStream(consumer: JetStreamConsumer, options?: JetStreamConsumeOptions): Promise<Consumption>;
   /** ack-fast: start processing queued events in this process. */
   startWorker(): void;
   /** ack-fast: process every due queued event now, then return. */
@@ -314,6 +337,12 @@ export interface Receiver<M extends EventMapBase = EventMapBase, Tx = unknown> {
    * record still being retried in the background (see "Exactly-once, precisely" in docs/receiver.md).
    */
   stop(): Promise<void>;
+  /**
+   * Shutdown: stop taking queued events, wait up to `timeoutMs` (default 10 s) for handlers in
+   * flight (inline and ack-fast), then abort their `event.signal` and release their claims and queue
+   * rows for a retry; then `stop()`. Resolves with what became of them (docs/shutdown.md).
+   */
+  close(options?: StopOptions): Promise<StopResult>;
   /** Turn an error raised while reading the request (size cap, consumed body) into the answer. */
   reject(error: unknown): ReceiveResult;
   /** Largest accepted body in bytes (adapters enforce it while reading). */

@@ -10,6 +10,7 @@ import { readRequestBody } from '../adapters/web.js';
 import { bodyTooLarge, toBytes } from '../bytes.js';
 import type { Contract, EventMapBase, EventName, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import type { PresetOptions } from '../presets/types.js';
 import type { HeadersInput, PublicKeyInput, RawBody, Secret, SignatureScheme } from '../signing/scheme.js';
 import { DEFAULT_MAX_BODY_BYTES } from './create-receiver.js';
@@ -46,7 +47,11 @@ export interface ParserOptions {
   readonly now?: () => number;
   /** Largest accepted body. Default 5 MiB. */
   readonly maxBodyBytes?: number;
-  /** `strict` (default): an invalid payload throws `invalid_payload`. `off`: `data` is the payload as received. */
+  /**
+   * `strict` (default): an invalid payload throws `invalid_payload`. `off`: `data` is the payload as
+   * received. Unlike the receiver (default `report`), the parser hands its value to your code with no
+   * `issues` and no logger, and your `catch` chooses the answer (2xx to a provider that must not retry).
+   */
   readonly validation?: 'strict' | 'off';
 }
 
@@ -67,17 +72,29 @@ function isRequest(input: ParseInput): input is Request {
   return typeof (input as Request).arrayBuffer === 'function' && typeof (input as Request).url === 'string';
 }
 
+const PARSER_KEYS = {
+  secret: true,
+  publicKey: true,
+  scheme: true,
+  preset: true,
+  tolerance: true,
+  now: true,
+  maxBodyBytes: true,
+  validation: true,
+} as const satisfies KnownKeys<ParserOptions>;
+
 /** `parts` as for `createReceiverWith`: the entries' `createParser` passes them all. */
 export function createParserWith<M extends EventMapBase>(
   contract: Contract<M>,
   options: ParserOptions,
   parts: ReceiverParts,
 ): Parser<M> {
+  checkKnownOptions('createParser', options, PARSER_KEYS);
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const { scheme, parseBody, eventId } = rulesFor(contract, options, parts, 'createParser', now);
   const dispatch = createDispatcher(contract, parts);
-  // The receiver's strict policy (or none): the same `invalid_payload` with its issues and pointer.
+  // The receiver's strict policy (or none), deliberately not its `report` default: see `validation`.
   const check = policyCheck(
     { validation: options.validation ?? 'strict' },
     contract.events as { readonly [name: string]: { readonly schema: StandardSchemaV1 } },

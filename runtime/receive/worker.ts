@@ -63,6 +63,14 @@ export class QueueWorker {
     else this.woken = true;
   }
 
+  /** Stop taking events (the loop has ended); those running go on. */
+  async halt(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    this.loop = undefined;
+  }
+
   /** Stop taking events and wait for those running. */
   async stop(): Promise<void> {
     this.running = false;

@@ -82,10 +82,11 @@ describe('receiver validation policy (real HTTP)', async () => {
   const base = await load('base');
   const closed = await load('additional-properties-closed');
 
-  it('strict (the default) answers 400 listing the issues; the handler does not run', async () => {
+  it('strict answers 400 listing the issues; the handler does not run', async () => {
     const received: Received[] = [];
     const seen: unknown[] = [];
     const url = await listen(base, {
+      validation: 'strict',
       handlers: { 'pet.adopted': (e: Received) => received.push(e) },
       onValidationIssue: (_event: unknown, issues: unknown) => seen.push(issues),
     });
@@ -179,7 +180,7 @@ describe('receiver validation policy (real HTTP)', async () => {
 
   it('…unless the schema says additionalProperties: false and the policy is strict', async () => {
     const extra = { ...VALID, pet: { ...VALID.pet, microchip: 'A1' } };
-    const strict = await listen(closed, { handlers: { 'pet.adopted': () => {} } });
+    const strict = await listen(closed, { validation: 'strict', handlers: { 'pet.adopted': () => {} } });
     const refused = await post(strict, 'pet.adopted', extra);
     expect(refused.status).toBe(400);
     expect(

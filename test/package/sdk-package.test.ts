@@ -179,7 +179,7 @@ describe('the packed SDK', () => {
 });
 
 describe('installed into an empty project (zod + TypeScript only)', () => {
-  const files = ['env.d.ts', 'consumer.ts', 'parse.ts', 'receiver.ts'];
+  const files = ['env.d.ts', 'consumer.ts', 'parse.ts', 'receiver.ts', 'handler-test.ts'];
 
   beforeAll(() => {
     const readme = readFileSync(path.join(consumer, 'node_modules', NAME, 'README.md'), 'utf8');
@@ -190,6 +190,8 @@ describe('installed into an empty project (zod + TypeScript only)', () => {
     );
     writeFileSync(path.join(consumer, 'parse.ts'), tsBlock(readme, 0));
     writeFileSync(path.join(consumer, 'receiver.ts'), tsBlock(readme, 1));
+    // The README's last block: a handler's unit test with testDelivery.
+    writeFileSync(path.join(consumer, 'handler-test.ts'), tsBlock(readme, 7));
     writeFileSync(
       path.join(consumer, 'consumer.ts'),
       [

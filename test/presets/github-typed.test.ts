@@ -207,6 +207,7 @@ describe('typed GitHub module generated from @octokit/openapi-webhooks', () => {
     const receiver = mod.createReceiver({
       secret,
       store: memoryStore(),
+      validation: 'strict',
       handlers: Object.fromEntries(
         picks.map(([name, action]) => [action ? `${name}.${action}` : name, () => got.push(name)]),
       ),

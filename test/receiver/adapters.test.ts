@@ -24,6 +24,8 @@ function receiver(maxBodyBytes?: number) {
   const r = createReceiver(petstore, {
     secret: SECRET,
     store: memoryStore(),
+    // The protocol check expects the 400 of an invalid payload (the default is `report`).
+    validation: 'strict',
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
     handlers: { 'pet.adopted': (event) => void handled.push(event.data) },
   });

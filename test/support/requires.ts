@@ -11,6 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { recordSkip } from './skip-log.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -18,6 +20,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 const SERVICES: Readonly<Record<string, string>> = {
   DATABASE_URL: 'PostgreSQL',
   REDIS_URL: 'Redis',
+  AMQP_URL: 'RabbitMQ',
+  NATS_URL: 'NATS',
 };
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -43,6 +47,8 @@ const warned = new Set<string>();
 export function decide(problem: string | undefined, what: string, env: Env = process.env): boolean {
   if (problem === undefined) return false;
   if (isCi(env)) throw new Error(`CI=true: ${problem}; ${what} cannot be skipped in CI`);
+  // For the end-of-run summary (see skip-log.ts); vitest knows which test file is being collected.
+  recordSkip({ file: expect.getState().testPath, what, problem }, env);
   const line = `skipping ${what}: ${problem}`;
   if (!warned.has(line)) {
     warned.add(line);
@@ -51,7 +57,10 @@ export function decide(problem: string | undefined, what: string, env: Env = pro
   return true;
 }
 
-/** Skip unless the environment variable is set and not empty (DATABASE_URL, REDIS_URL). */
+/**
+ * Skip unless the environment variable is set and not empty (DATABASE_URL, REDIS_URL, AMQP_URL,
+ * NATS_URL). The suite's globalSetup sets unset ones to the local default when it answers.
+ */
 export function missingEnv(name: string, what: string, env: Env = process.env): boolean {
   const value = env[name];
   const service = SERVICES[name];

@@ -109,7 +109,7 @@ function usage(input: ReadmeInput): string {
   const parse = fence(
     'ts',
     [
-      `import { createParser } from ${quote(name)};`,
+      `import { createParser, isWebhookError } from ${quote(name)};`,
       '',
       `const parser = createParser({ ${option}: process.env['${variable}'] ?? '' });`,
       '',
@@ -122,7 +122,7 @@ function usage(input: ReadmeInput): string {
       '    return new Response(null, { status: 204 });',
       '  } catch (error) {',
       '    // Only WebhookError: 401 bad signature, 400 bad envelope, payload or unknown event type.',
-      '    const status = (error as { status?: number }).status ?? 500;',
+      '    const status = isWebhookError(error) ? error.status : 500;',
       '    return new Response(null, { status });',
       '  }',
       '}',
@@ -193,7 +193,7 @@ function usage(input: ReadmeInput): string {
     [
       'Cloudflare Workers (the parser needs no store; answer 2xx once the event is handled)',
       [
-        `import { createParser } from ${quote(name)};`,
+        `import { createParser, isWebhookError } from ${quote(name)};`,
         '',
         'export default {',
         `  async fetch(request: Request, env: { ${variable}: string }): Promise<Response> {`,
@@ -202,7 +202,7 @@ function usage(input: ReadmeInput): string {
         `      if (event.type === ${quote(event)}) console.log(${read});`,
         '      return new Response(null, { status: 204 });',
         '    } catch (error) {',
-        '      return new Response(null, { status: (error as { status?: number }).status ?? 500 });',
+        '      return new Response(null, { status: isWebhookError(error) ? error.status : 500 });',
         '    }',
         '  },',
         '};',
@@ -217,7 +217,57 @@ function usage(input: ReadmeInput): string {
     'A receiver adds exactly-once handling (an idempotency store), typed handlers per event and the HTTP answers senders expect.',
     receiver,
     ...frameworks.flatMap(([title, lines]) => [`### ${title}`, fence('ts', lines.join('\n'))]),
+    ...testingSection(input, event),
   ].join('\n\n');
+}
+
+/** Test secrets in the format each scheme takes (Standard Webhooks and Svix: `whsec_` + base64). */
+function testSecret(model: ContractModel): string {
+  const whsec =
+    model.signature.kind === 'standard-webhooks' ||
+    (model.signature.kind === 'preset' && model.signature.preset === 'svix');
+  return whsec ? 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' : 'test-secret';
+}
+
+/** `testDelivery` in a handler's unit test; key-pair contracts get the text only (their key pair is the app's). */
+function testingSection(input: ReadmeInput, event: string): string[] {
+  const name = input.pkg.name;
+  const signature = input.model.signature;
+  const keyPair =
+    signature.kind === 'asymmetric' ||
+    (signature.kind === 'preset' && ['discord', 'sendgrid', 'plaid'].includes(signature.preset));
+  const intro = `${code('testDelivery(event, payload?, options)')} builds a delivery signed exactly as the sender signs it (the event's fixture when no payload is given), for unit tests of your handlers: ${code('await receiver.fetch(delivery.request())')}, or its ${code('headers')} and ${code('body')} with supertest or Hono's ${code('app.request')}.`;
+  if (keyPair) {
+    return [
+      '## Test your handlers',
+      `${intro} This contract is signed with a key pair: pass a test key pair as ${code('{ privateKey, publicKey }')} and give the receiver under test its public key.`,
+    ];
+  }
+  const secret = quote(testSecret(input.model));
+  const options = signature.kind === 'none' ? '{}' : `{ secret: ${secret} }`;
+  return [
+    '## Test your handlers',
+    intro,
+    fence(
+      'ts',
+      [
+        `import { createReceiver, testDelivery } from ${quote(name)};`,
+        `import { memoryStore } from ${quote(`${name}/runtime`)};`,
+        '',
+        'export async function handlerTest(): Promise<void> {',
+        '  const handled: string[] = [];',
+        '  const receiver = createReceiver({',
+        ...(signature.kind === 'none' ? [] : [`    secret: ${secret},`]),
+        '    store: memoryStore(),',
+        `    handlers: { ${quote(event)}: (event) => void handled.push(event.id) },`,
+        '  });',
+        `  const delivery = await testDelivery(${quote(event)}, ${options});`,
+        '  const response = await receiver.fetch(delivery.request());',
+        "  if (response.status !== 200 || handled[0] !== delivery.id) throw new Error('not handled');",
+        '}',
+      ].join('\n'),
+    ),
+  ];
 }
 
 function licenseSection(pkg: ResolvedPackage): string {

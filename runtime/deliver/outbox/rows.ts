@@ -26,7 +26,7 @@ export function toEndpoint(r: Row, columns: Columns, codec: SecretCodec): Endpoi
   return {
     id,
     tenant: r.tenant as string,
-    url: r.url as string,
+    url: codec.readUrl(r.url as string, id),
     events: columns.list(r.events),
     secrets: columns.json<StoredSecret[]>(r.secrets).map((s) => codec.read(s, id)),
     enabled: columns.bool(r.enabled),

@@ -21,7 +21,7 @@ export function pgEndpoints(ctx: PgContext): EndpointRegistry {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING *`,
         [
           id,
-          input.url,
+          codec.storeUrl(input.url, id),
           input.events,
           JSON.stringify(secrets),
           input.rateLimit ?? null,
@@ -78,7 +78,8 @@ export function pgEndpoints(ctx: PgContext): EndpointRegistry {
         [
           id,
           tenant,
-          patch.url ?? null,
+          // A broker destination's credentials are sealed like its secrets (secret-box.ts).
+          patch.url !== undefined ? codec.storeUrl(patch.url, id) : null,
           patch.events ? [...patch.events] : null,
           patch.description !== undefined,
           patch.description ?? null,

@@ -33,7 +33,7 @@ export function sqliteEndpoints(ctx: SqliteContext): EndpointRegistry {
         ).run(
           id,
           tenant,
-          input.url,
+          codec.storeUrl(input.url, id),
           JSON.stringify(input.events),
           JSON.stringify(secrets),
           input.rateLimit ?? null,
@@ -70,7 +70,8 @@ export function sqliteEndpoints(ctx: SqliteContext): EndpointRegistry {
         .transaction(() => {
           const row = selectScoped(d, id, tenant);
           if (!row) return undefined;
-          const url = patch.url ?? (row.url as string);
+          // A broker destination's credentials are sealed like its secrets (secret-box.ts).
+          const url = patch.url !== undefined ? codec.storeUrl(patch.url, id) : (row.url as string);
           stmt(
             d,
             `UPDATE ${T.endpoints} SET url = ?, events = ?, description = ?, rate_limit = ?, verified_at = ?, updated_at = ?
