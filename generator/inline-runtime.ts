@@ -30,8 +30,10 @@ const NODE_SHIMS: Readonly<Record<string, string>> = {
   'node:querystring': 'inline/node-querystring.ts',
 };
 const GLOBAL_VALUES = [
+  'AbortController',
   'Buffer',
   'Headers',
+  'Request',
   'Response',
   'TextDecoder',
   'TextEncoder',
@@ -48,7 +50,7 @@ const GLOBAL_VALUES = [
   'setTimeout',
   'webCrypto',
 ] as const;
-const GLOBAL_TYPES = ['AbortSignal', 'CryptoKey', 'JsonWebKey', 'Request', 'SubtleCrypto'] as const;
+const GLOBAL_TYPES = ['AbortSignal', 'CryptoKey', 'JsonWebKey', 'SubtleCrypto'] as const;
 const GLOBALS_FILE = 'inline/globals.ts';
 // Runtime sources are formatted by the project's formatter: every import/export clause starts a line.
 const STATIC_IMPORT = /^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gm;

@@ -57,7 +57,12 @@ export type Response = Global<
 >;
 export type URLSearchParams = Global<
   'URLSearchParams',
-  { get(name: string): string | null; [Symbol.iterator](): IterableIterator<[string, string]> }
+  {
+    get(name: string): string | null;
+    has(name: string): boolean;
+    set(name: string, value: string): void;
+    [Symbol.iterator](): IterableIterator<[string, string]>;
+  }
 >;
 // biome-ignore lint/suspicious/noRedeclare: the module's URL; the global interface above is only for zod's declarations
 export type URL = Global<
@@ -80,7 +85,19 @@ export type URL = Global<
 >;
 export type TextEncoder = Global<'TextEncoder', { encode(text?: string): Uint8Array<ArrayBuffer> }>;
 export type TextDecoder = Global<'TextDecoder', { decode(bytes?: Uint8Array | ArrayBuffer): string }>;
-export type AbortSignal = Global<'AbortSignal', { readonly aborted: boolean }>;
+export type AbortSignal = Global<
+  'AbortSignal',
+  {
+    readonly aborted: boolean;
+    readonly reason: unknown;
+    addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+    removeEventListener(type: 'abort', listener: () => void): void;
+  }
+>;
+export type AbortController = Global<
+  'AbortController',
+  { readonly signal: AbortSignal; abort(reason?: unknown): void }
+>;
 export type CryptoKey = Global<'CryptoKey', { readonly type: string; readonly algorithm: unknown }>;
 /** The JWK members the presets and key-pair schemes read and write (a subset of lib.dom's `JsonWebKey`, which has no value to read it off). */
 export interface JsonWebKey {
@@ -138,6 +155,11 @@ interface BufferLike extends Uint8Array<ArrayBuffer> {
 export type Buffer = Global<'Buffer', BufferLike>;
 
 export const Headers = g['Headers'] as new (init?: Record<string, string>) => Headers;
+export const AbortController = g['AbortController'] as new () => AbortController;
+export const Request = g['Request'] as new (
+  url: string,
+  init?: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array | null },
+) => Request;
 export const Response = g['Response'] as new (
   body?: string | Uint8Array | null,
   init?: { status?: number; headers?: Record<string, string> },

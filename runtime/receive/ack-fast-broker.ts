@@ -6,11 +6,12 @@
  * drain it with `receiver.consumeAmqp` / `consumeJetStream`, which verify again (the broker is not
  * trusted more than the network) and claim each event in the idempotency store.
  */
-import type { AmqpConfirmChannel } from '../drivers/amqp-consumer.js';
-import type { JetStreamPublisher, NatsHeaders } from '../drivers/nats-consumer.js';
+
 import { WebhookError } from '../errors.js';
 import type { AckFastDeps, AckFastMode } from './ack-fast-mode.js';
+import type { AmqpConfirmChannel } from './amqp-driver.js';
 import { headerRecord } from './handler-event.js';
+import type { JetStreamPublisher, NatsHeaders } from './nats-driver.js';
 import { statusResult } from './respond.js';
 import { storeFailure } from './run-context.js';
 import type { AckFast, ReceiveResult } from './types.js';

@@ -11,8 +11,9 @@
  * the queue with `x-gen-webhooks-attempt` and the original acked after it, on the same channel, so a
  * dropped connection loses both or neither.
  */
-import type { AmqpChannel, AmqpMessage } from '../drivers/amqp-consumer.js';
+
 import { WebhookError } from '../errors.js';
+import type { AmqpChannel, AmqpMessage } from './amqp-driver.js';
 import type { ConsumeOptions, Consumption } from './consume-types.js';
 import {
   consumeLimits,

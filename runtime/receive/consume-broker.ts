@@ -1,10 +1,10 @@
 /** The broker consumers bundled as the receiver part `consumers` (see parts.ts). */
-import type { AmqpChannel } from '../drivers/amqp-consumer.js';
-import type { JetStreamConsumer } from '../drivers/nats-consumer.js';
+import type { AmqpChannel } from './amqp-driver.js';
 import { consumeAmqp } from './consume-amqp.js';
 import { consumeJetStream } from './consume-jetstream.js';
 import type { ConsumeOptions, Consumption, JetStreamConsumeOptions } from './consume-types.js';
 import type { InlineHandle } from './consume-verdict.js';
+import type { JetStreamConsumer } from './nats-driver.js';
 
 export interface BrokerConsumers {
   readonly amqp: (

@@ -8,9 +8,10 @@
  * dead-lettered at once. Dead-lettering is `term()`, after `deadLetter` (when given) stored a copy —
  * JetStream keeps no dead-letter queue of its own. A long handler keeps its message with `working()`.
  */
-import type { JetStreamConsumer, JetStreamMessage } from '../drivers/nats-consumer.js';
+
 import type { Consumption, JetStreamConsumeOptions } from './consume-types.js';
 import { consumeLimits, type InlineHandle, inFlight, verdictOf } from './consume-verdict.js';
+import type { JetStreamConsumer, JetStreamMessage } from './nats-driver.js';
 
 const defaultDelay = (attempt: number): number => Math.min(60_000, 1000 * 2 ** Math.max(0, attempt - 1));
 

@@ -1,5 +1,5 @@
 /** The options and handle of the broker consumers (consume-amqp.ts, consume-jetstream.ts). Types only. */
-import type { JetStreamMessage } from '../drivers/nats-consumer.js';
+import type { JetStreamMessage } from './nats-driver.js';
 
 /** Options both consumers take. */
 export interface ConsumeOptions {

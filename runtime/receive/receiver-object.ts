@@ -5,14 +5,14 @@
 
 import type { NodeAdapterOptions } from '../adapters/node-types.js';
 import { webHandler } from '../adapters/web.js';
-import type { AmqpChannel } from '../drivers/amqp-consumer.js';
-import type { JetStreamConsumer } from '../drivers/nats-consumer.js';
 import { WebhookError } from '../errors.js';
 import { type StopOptions, type StopResult, settledWithin, stopTimeout } from '../shutdown.js';
+import type { AmqpChannel } from './amqp-driver.js';
 import type { Completions } from './completion.js';
 import type { ConsumeOptions, JetStreamConsumeOptions } from './consume-types.js';
 import type { AnyHandler } from './handler-event.js';
 import { ANY, type Listeners, UNKNOWN } from './listeners.js';
+import type { JetStreamConsumer } from './nats-driver.js';
 import type { ReceiverParts } from './parts.js';
 import type { RunGate } from './run-gate.js';
 import type { ReceiveRequest, ReceiveResult } from './types.js';

@@ -1,8 +1,6 @@
 /** Public types of the receiver (`createReceiver`). */
 import type { NodeAdapterOptions, NodeRequest, NodeResponse } from '../adapters/node-types.js';
 import type { EventMapBase, EventName } from '../contract.js';
-import type { AmqpChannel } from '../drivers/amqp-consumer.js';
-import type { JetStreamConsumer } from '../drivers/nats-consumer.js';
 import type { WebhookError } from '../errors.js';
 import type { ReceiveTracing } from '../otel/types.js';
 import type { PresetOptions } from '../presets/types.js';
@@ -18,9 +16,11 @@ import type {
 } from '../signing/scheme.js';
 import type { IdempotencyStore } from '../stores/types.js';
 import type { Tolerance } from '../timestamp.js';
+import type { AmqpChannel } from './amqp-driver.js';
 import type { ConsumeOptions, Consumption, JetStreamConsumeOptions } from './consume-types.js';
 import type { AnyHandler, EventParts, ValidationIssue } from './handler-event.js';
 import type { ReceiveOutcome, ReceiverHooks, ReceiverLogger } from './hooks.js';
+import type { JetStreamConsumer } from './nats-driver.js';
 
 export type { ValidationIssue } from './handler-event.js';
 export type { ReceiveOutcome } from './hooks.js';

@@ -1,17 +1,17 @@
 /**
- * Compile-only: the broker consumers' structural driver types (runtime/drivers/amqp-consumer.ts,
- * nats-consumer.ts) accept the drivers' real instances, typed by their own declarations
+ * Compile-only: the broker consumers' structural driver types (runtime/receive/amqp-driver.ts,
+ * nats-driver.ts) accept the drivers' real instances, typed by their own declarations
  * (devDependencies here, never needed by users). Checked by `npm run typecheck`.
  */
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Consumer, JetStreamClient, JsMsg, MsgHdrs } from 'nats';
-import type { AmqpChannel, AmqpConfirmChannel, AmqpMessage } from '../../runtime/drivers/amqp-consumer.js';
+import type { AmqpChannel, AmqpConfirmChannel, AmqpMessage } from '../../runtime/receive/amqp-driver.js';
 import type {
   JetStreamConsumer,
   JetStreamMessage,
   JetStreamPublisher,
   NatsHeaders,
-} from '../../runtime/drivers/nats-consumer.js';
+} from '../../runtime/receive/nats-driver.js';
 
 declare const channel: Channel;
 declare const confirmChannel: ConfirmChannel;
