@@ -47,6 +47,8 @@ const adopted: number[] = [];
 const receiver = createReceiver({
   secret,
   store: memoryStore(),
+  // Strict so a payload the contract forbids is answered 400 (the default reports and processes).
+  validation: 'strict',
   handlers: { 'pet.adopted': ({ data }) => void adopted.push(data.petId) },
 });
 const scheme = createSignatureScheme(contract.signature, { secret });
