@@ -8,6 +8,7 @@
  * was stored repeats the attempt (receivers dedupe on the message id). Ordering is promised only per
  * ordering key and endpoint (the claim takes a key's head only; see docs/sender.md).
  */
+import { setMaxListeners } from 'node:events';
 import { DEFAULT_SCHEDULE } from '../backoff.js';
 import { DEFAULT_TIMEOUT_MS } from '../classify.js';
 import { WebhookError } from '../errors.js';
@@ -73,7 +74,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const ownsAgents = options.agents === undefined;
   let agents = options.agents ?? createAgents({ maxSockets: Math.max(concurrency, 16) });
   /** Aborted at the deadline of `stop()`; a new one per stop, so a restarted worker attempts again. */
-  let shutdown = new AbortController();
+  let shutdown = shutdownController();
   /** The tally of the `stop()` under way: what the deliveries in flight at its start became. */
   let stopping: { drained: number; released: number } | undefined;
   const onError = options.onError ?? ((error: unknown) => console.error('gen-webhooks worker:', error));
@@ -276,7 +277,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       await Promise.allSettled([...tasks]);
       await destinations?.close();
       stopping = undefined;
-      shutdown = new AbortController();
+      shutdown = shutdownController();
       if (ownsAgents) {
         agents.http.destroy();
         agents.https.destroy();
@@ -330,4 +331,14 @@ function count_(summary: Counters, resolution: AttemptResolution): void {
   if (resolution.kind === 'succeeded') summary.succeeded++;
   else if (resolution.kind === 'retry') summary.retried++;
   else summary.dead++;
+}
+
+/**
+ * The stop signal every in-flight attempt listens to: up to `concurrency` listeners at once, past
+ * Node's warning threshold of 10, which would otherwise print a spurious leak warning.
+ */
+function shutdownController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
