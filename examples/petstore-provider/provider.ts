@@ -12,6 +12,7 @@ import {
   createPortalLink,
   createWorker,
   type DeliveryWorker,
+  type DestinationFactory,
   isWebhookError,
   sqliteOutbox,
   toNodeListener,
@@ -39,6 +40,11 @@ export interface ProviderOptions {
    * it, endpoints must be HTTPS on public addresses.
    */
   readonly allowLocalHttp?: boolean;
+  /**
+   * Broker destinations customers may register besides HTTPS endpoints, e.g.
+   * `[amqpDestination(amqplib), natsDestination(nats)]` (`amqp://…?routingKey=…`, `nats://…?subject=…`).
+   */
+  readonly destinations?: readonly DestinationFactory[];
   readonly log?: (line: string) => void;
 }
 
@@ -97,6 +103,7 @@ export async function startProvider(options: ProviderOptions): Promise<Provider>
       contract,
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       ...policy,
+      ...(options.destinations ? { destinations: options.destinations } : {}),
       deadLetterThreshold: 10,
       onDeadLetterThreshold: ({ endpoint, threshold }) =>
         log(

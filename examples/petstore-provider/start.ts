@@ -4,7 +4,8 @@
  * customer's endpoint through the registration API as tenant `acme`, and prints the portal link.
  *
  * Environment: PORT (provider, default 3000), CUSTOMER_PORT (default 3001), PETSTORE_DB (SQLite file,
- * default in memory), PETSTORE_PORTAL_KEY (default: random per run). 0 picks a free port.
+ * default in memory), PETSTORE_PORTAL_KEY (default: random per run). 0 picks a free port. With
+ * amqplib and nats installed, customers may also register amqp:// and nats:// destinations.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -19,6 +20,18 @@ if ((await generate({ ...generation, check: true })).changed.length > 0) await g
 const { startProvider } = await import('./provider.js');
 const { startCustomer } = await import('./customer.js');
 
+/** Broker destinations for the drivers that are installed (both are optional). */
+async function brokerDestinations() {
+  const { amqpDestination, natsDestination } = await import('@gen-webhooks/runtime');
+  const found = [];
+  const amqplib = await import('amqplib').catch(() => undefined);
+  if (amqplib) found.push(amqpDestination(amqplib.default));
+  const nats = await import('nats').catch(() => undefined);
+  if (nats) found.push(natsDestination(nats));
+  return found;
+}
+const destinations = await brokerDestinations();
+
 const apiKeys = { 'acme-demo-key': 'acme', 'bravo-demo-key': 'bravo' };
 const port = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 
@@ -29,6 +42,7 @@ const provider = await startProvider({
   ...(process.env.PETSTORE_DB ? { database: process.env.PETSTORE_DB } : {}),
   // The customer app below listens on http://127.0.0.1: allowed for this local demo only.
   allowLocalHttp: true,
+  destinations,
 });
 const customer = await startCustomer({ port: port('CUSTOMER_PORT', 3001) });
 
@@ -44,6 +58,12 @@ customer.useSecret(endpoint.secret);
 console.log(`Petstore provider  ${provider.url}`);
 console.log(`Customer app       ${customer.url} (endpoint ${endpoint.id} of tenant acme)`);
 console.log(`Portal (acme)      ${provider.portalLink('acme')}`);
+console.log(
+  `Destinations       https:${destinations
+    .flatMap((d) => d.schemes)
+    .map((scheme) => `, ${scheme}`)
+    .join('')}`,
+);
 console.log(`API keys           acme-demo-key (acme), bravo-demo-key (bravo)`);
 console.log('');
 console.log(
