@@ -78,7 +78,9 @@ describe.skipIf(skip)('examples/petstore-provider with broker destinations', () 
 
   beforeAll(async () => {
     dir = tempDir('petstore-brokers');
-    child = spawn(path.join(repoRoot, 'node_modules/.bin/tsx'), ['examples/petstore-provider/start.ts'], {
+    // node itself, not the tsx wrapper: SIGKILL reaches the process that serves (a killed wrapper
+    // leaves its node child running).
+    child = spawn(process.execPath, ['--import', 'tsx', 'examples/petstore-provider/start.ts'], {
       cwd: repoRoot,
       env: { ...process.env, PORT: '0', CUSTOMER_PORT: '0', PETSTORE_DB: path.join(dir, 'petstore.sqlite') },
       stdio: ['ignore', 'pipe', 'pipe'],
