@@ -8,6 +8,7 @@
  */
 import type { PruneOutboxOptions, PruneOutboxResult } from './deliver/outbox-prune.js';
 import { WebhookError } from './errors.js';
+import { checkKnownOptions, type KnownKeys } from './known-options.js';
 import { type StopOptions, settledWithin, stopTimeout } from './shutdown.js';
 import type { IdempotencyStore } from './stores/types.js';
 
@@ -67,7 +68,21 @@ export interface RetentionStopResult {
 
 const HOUR = 60 * 60 * 1000;
 
+const RETENTION_KEYS = {
+  outbox: true,
+  store: true,
+  keepAttempts: true,
+  keepMessages: true,
+  intervalMs: true,
+  firstRunMs: true,
+  batchSize: true,
+  pauseMs: true,
+  logger: true,
+  now: true,
+} as const satisfies KnownKeys<RetentionOptions>;
+
 export function startRetention(options: RetentionOptions): Retention {
+  checkKnownOptions('startRetention', options, RETENTION_KEYS);
   const intervalMs = options.intervalMs ?? HOUR;
   for (const [name, value] of [
     ['keepAttempts', options.keepAttempts],

@@ -3,6 +3,7 @@
  * result, the default deadline and the wait that ends at it. See docs/shutdown.md.
  */
 import { WebhookError } from './errors.js';
+import { checkKnownOptions, type KnownKeys } from './known-options.js';
 
 /** Default deadline of a stop: under the 30 s most process managers grant after SIGTERM. */
 export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
@@ -22,8 +23,11 @@ export interface StopResult {
   readonly released: number;
 }
 
-/** The deadline in ms; `invalid_config` unless a finite number ≥ 0. */
+const STOP_KEYS = { timeoutMs: true } as const satisfies KnownKeys<StopOptions>;
+
+/** The deadline in ms; `invalid_config` unless a finite number ≥ 0 (or for an unknown option key). */
 export function stopTimeout(name: string, options: StopOptions | undefined): number {
+  checkKnownOptions(name, options, STOP_KEYS);
   const ms = options?.timeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
     throw new WebhookError('invalid_config', `${name}: timeoutMs must be a number of ms ≥ 0, got ${ms}`, {

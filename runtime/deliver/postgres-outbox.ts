@@ -9,6 +9,7 @@
  */
 import type { Pool } from '../drivers/pg.js';
 import { WebhookError } from '../errors.js';
+import type { KnownKeys } from '../known-options.js';
 import { pgAttempts } from './outbox/postgres/attempts.js';
 import { pgContext } from './outbox/postgres/context.js';
 import { pgEndpoints } from './outbox/postgres/endpoints.js';
@@ -16,6 +17,7 @@ import { pgQueue } from './outbox/postgres/queue.js';
 import { pgTables } from './outbox/postgres/schema.js';
 import { pgSessions } from './outbox/postgres/sessions.js';
 import type { Outbox } from './outbox.js';
+import { checkOutboxOptions } from './outbox-keys.js';
 import { prunePostgresOutbox } from './postgres-prune.js';
 import { type SecretKey, secretCodec } from './secret-box.js';
 import { checkTenancy, type Tenancy } from './tenant.js';
@@ -37,9 +39,18 @@ export interface PostgresOutboxOptions {
   readonly preparedStatements?: boolean;
 }
 
+const POSTGRES_OUTBOX_KEYS = {
+  schema: true,
+  prefix: true,
+  tenancy: true,
+  secretKeys: true,
+  preparedStatements: true,
+} as const satisfies KnownKeys<PostgresOutboxOptions>;
+
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function postgresOutbox(pool: Pool, options: PostgresOutboxOptions = {}): Outbox {
+  checkOutboxOptions('postgresOutbox', options, POSTGRES_OUTBOX_KEYS);
   const schema = options.schema ?? 'public';
   const prefix = options.prefix ?? 'webhook_';
   if (!IDENT.test(schema) || !IDENT.test(prefix)) {

@@ -10,12 +10,14 @@
  */
 import type { BetterSqlite3 } from '../drivers/better-sqlite3.js';
 import { WebhookError } from '../errors.js';
+import type { KnownKeys } from '../known-options.js';
 import { sqliteAttempts } from './outbox/sqlite/attempts.js';
 import { sqliteContext } from './outbox/sqlite/context.js';
 import { sqliteEndpoints } from './outbox/sqlite/endpoints.js';
 import { sqliteQueue } from './outbox/sqlite/queue.js';
 import { sqliteSessions } from './outbox/sqlite/sessions.js';
 import type { Outbox } from './outbox.js';
+import { checkOutboxOptions } from './outbox-keys.js';
 import { type SecretKey, secretCodec } from './secret-box.js';
 import { pruneSqliteOutbox } from './sqlite-prune.js';
 import { checkTenancy, type Tenancy } from './tenant.js';
@@ -29,11 +31,18 @@ export interface SqliteOutboxOptions {
   readonly secretKeys?: readonly SecretKey[];
 }
 
+const SQLITE_OUTBOX_KEYS = {
+  prefix: true,
+  tenancy: true,
+  secretKeys: true,
+} as const satisfies KnownKeys<SqliteOutboxOptions>;
+
 /** Opens the outbox on a better-sqlite3 database, or on a file path (the driver is imported lazily). */
 export function sqliteOutbox(
   dbOrPath: BetterSqlite3.Database | string,
   options: SqliteOutboxOptions = {},
 ): Outbox {
+  checkOutboxOptions('sqliteOutbox', options, SQLITE_OUTBOX_KEYS);
   const prefix = options.prefix ?? 'webhook_';
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
     throw new WebhookError('invalid_config', `sqliteOutbox: prefix "${prefix}" must be an SQL identifier`);

@@ -12,7 +12,9 @@ import { randomId } from '../deliver/random-id.js';
 import { generateEndpointSecret } from '../deliver/secrets.js';
 import { resolveTenant } from '../deliver/tenant.js';
 import { compileUrlPolicy, type UrlPolicy } from '../deliver/url-policy.js';
+import { URL_POLICY_KEYS } from '../deliver/worker-keys.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import { checkRegisteredUrl, type ManagerLogger } from './check-target.js';
 import { createVerifier, type VerificationOption } from './verify-endpoint.js';
 import { createVerified, verifyNewUrl, verifyStored } from './verify-flow.js';
@@ -86,7 +88,52 @@ export interface EndpointManager {
   redeliver(id: string, target: { messageId: string } | { from?: number; to?: number }): Promise<number>;
 }
 
+const MANAGER_KEYS = {
+  outbox: true,
+  tenant: true,
+  contract: true,
+  urlPolicy: true,
+  resolveOnRegister: true,
+  logger: true,
+  rotationOverlapMs: true,
+  now: true,
+  generateSecret: true,
+  verification: true,
+} as const satisfies KnownKeys<EndpointManagerOptions>;
+
+type VerificationObject = Exclude<VerificationOption, string>;
+
+/** The keys of each `verification` object, by its `mode` (an `origin` is no `event` option). */
+const VERIFICATION_KEYS: {
+  readonly [M in VerificationObject['mode']]: KnownKeys<Extract<VerificationObject, { readonly mode: M }>>;
+} = {
+  event: { mode: true, timeoutMs: true },
+  cloudevents: { mode: true, origin: true, requestRate: true, timeoutMs: true },
+};
+
+/**
+ * Refuses unknown option keys (known-options.ts) of a factory built on the manager's options
+ * (`createEndpointManager`, `createManagementHandler`, `createPortalHandler`): its own `known` ones,
+ * then those of `urlPolicy` and of a `verification` object of a known mode.
+ */
+export function checkManagerOptions(
+  factory: string,
+  options: Pick<EndpointManagerOptions, 'urlPolicy' | 'verification'>,
+  known: { readonly [key: string]: true },
+): void {
+  checkKnownOptions(factory, options, known);
+  if (options === null || typeof options !== 'object') return;
+  checkKnownOptions(factory, options.urlPolicy, URL_POLICY_KEYS, undefined, 'urlPolicy');
+  const verification: unknown = options.verification;
+  if (verification === null || typeof verification !== 'object') return;
+  const mode = (verification as { mode?: unknown }).mode;
+  if (mode === 'event' || mode === 'cloudevents') {
+    checkKnownOptions(factory, verification, VERIFICATION_KEYS[mode], undefined, 'verification');
+  }
+}
+
 export function createEndpointManager(options: EndpointManagerOptions): EndpointManager {
+  checkManagerOptions('createEndpointManager', options, MANAGER_KEYS);
   const forTenant = managerFactory(options);
   return forTenant(resolveTenant(options.outbox.tenancy, options.tenant, 'createEndpointManager'));
 }

@@ -22,6 +22,7 @@
  */
 import type { AttemptRecord, Delivery } from '../deliver/outbox.js';
 import { isWebhookError, WebhookError } from '../errors.js';
+import type { KnownKeys } from '../known-options.js';
 import { type Authorize, authenticate, requireAuthorize } from './authorize.js';
 import {
   type BodySchema,
@@ -33,7 +34,7 @@ import {
   updateBody,
   withoutUndefined,
 } from './bodies.js';
-import { type EndpointManagerOptions, managerFactory } from './endpoints.js';
+import { checkManagerOptions, type EndpointManagerOptions, managerFactory } from './endpoints.js';
 
 export interface ManagementHandlerOptions extends Omit<EndpointManagerOptions, 'tenant'> {
   /** Path prefix of the routes. Default `/webhooks`. */
@@ -48,9 +49,25 @@ export interface ManagementHandlerOptions extends Omit<EndpointManagerOptions, '
   readonly maxBodyBytes?: number;
 }
 
+const HANDLER_KEYS = {
+  outbox: true,
+  contract: true,
+  urlPolicy: true,
+  resolveOnRegister: true,
+  logger: true,
+  rotationOverlapMs: true,
+  now: true,
+  generateSecret: true,
+  verification: true,
+  basePath: true,
+  authorize: true,
+  maxBodyBytes: true,
+} as const satisfies KnownKeys<ManagementHandlerOptions>;
+
 export function createManagementHandler(
   options: ManagementHandlerOptions,
 ): (request: Request) => Promise<Response> {
+  checkManagerOptions('createManagementHandler', options, HANDLER_KEYS);
   const authorize = requireAuthorize((options as { authorize?: unknown }).authorize);
   const managerFor = managerFactory(options);
   const base = (options.basePath ?? '/webhooks').replace(/\/+$/, '');

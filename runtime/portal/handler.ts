@@ -15,7 +15,8 @@ import type { Outbox } from '../deliver/outbox.js';
 import { createSender, type Sender } from '../deliver/sender.js';
 import type { UrlPolicy } from '../deliver/url-policy.js';
 import { isWebhookError, WebhookError } from '../errors.js';
-import { managerFactory } from '../manage/endpoints.js';
+import type { KnownKeys } from '../known-options.js';
+import { checkManagerOptions, managerFactory } from '../manage/endpoints.js';
 import type { VerificationOption } from '../manage/verify-endpoint.js';
 import { runAction } from './actions.js';
 import { buildCatalog } from './catalog.js';
@@ -64,9 +65,30 @@ export interface PortalOptions<M extends EventMapBase = EventMapBase> {
   readonly now?: () => number;
 }
 
+const PORTAL_KEYS = {
+  outbox: true,
+  contract: true,
+  key: true,
+  basePath: true,
+  examples: true,
+  descriptions: true,
+  appName: true,
+  sessionTtlMs: true,
+  secureCookie: true,
+  urlPolicy: true,
+  resolveOnRegister: true,
+  rotationOverlapMs: true,
+  verification: true,
+  maxBodyBytes: true,
+  sender: true,
+  onError: true,
+  now: true,
+} as const satisfies KnownKeys<PortalOptions>;
+
 export function createPortalHandler<M extends EventMapBase>(
   options: PortalOptions<M>,
 ): (request: Request) => Promise<Response> {
+  checkManagerOptions('createPortalHandler', options, PORTAL_KEYS);
   const key = portalKey(options.key, 'createPortalHandler');
   const base = normalizeBase(options.basePath ?? '/webhooks/portal');
   const appName = options.appName ?? 'Webhooks';

@@ -5,6 +5,7 @@
  */
 import { resolveTenant } from '../deliver/tenant.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import { type PortalKey, portalKey, signToken } from './token.js';
 
 /** Default lifetime of a link: long enough to click it, short enough that a leaked one is stale. */
@@ -23,8 +24,17 @@ export interface PortalLinkOptions {
   readonly now?: () => number;
 }
 
+const LINK_KEYS = {
+  key: true,
+  tenant: true,
+  portalUrl: true,
+  ttlMs: true,
+  now: true,
+} as const satisfies KnownKeys<PortalLinkOptions>;
+
 /** `<portalUrl>/open?token=…`: opening it sets the session cookie and shows the tenant's endpoints. */
 export function createPortalLink(options: PortalLinkOptions): string {
+  checkKnownOptions('createPortalLink', options, LINK_KEYS);
   const key = portalKey(options.key, 'createPortalLink');
   const tenant = resolveTenant('multi', options.tenant, 'createPortalLink');
   const ttlMs = options.ttlMs ?? DEFAULT_LINK_TTL_MS;

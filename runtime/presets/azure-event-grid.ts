@@ -13,6 +13,7 @@
 import { WebhookError } from '../errors.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
 import { azureEventGridWindow } from '../stores/retry-windows.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { field, headerValue, jsonResponse, parseJson, stringField } from './support.js';
 import type { PresetOptions, PresetSchemeOptions, ProviderPreset } from './types.js';
 import { equalText, textSecrets } from './web-crypto.js';
@@ -61,6 +62,7 @@ function secretsOf(options: PresetSchemeOptions): readonly string[] {
 }
 
 export function azureEventGridScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('azure-event-grid', options);
   const secrets = secretsOf(options);
   const where = options.secretIn ?? { query: 'code' };
   return guardAsync({

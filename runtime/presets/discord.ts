@@ -18,6 +18,7 @@ import { secretList } from '../signing/standard-webhooks-core.js';
 import { discordWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
 import { type MaybePromise, type PresetCrypto, settle, settleAll } from './crypto.js';
+import { checkPresetOptions } from './preset-keys.js';
 import {
   field,
   guardVerify,
@@ -92,6 +93,7 @@ function unauthorized(error: unknown): never {
 }
 
 export function discordScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  checkPresetOptions('discord', options);
   const keys = secretList(options.secret).map((key) => crypto.ed25519Verifier(keyBytes(key, 'public key')));
   checkTolerance(options.tolerance);
   const signer =

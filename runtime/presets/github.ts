@@ -8,6 +8,7 @@ import { decodeCanonicalHex, encodeHex } from '../signing/encoding.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
 import { githubWindow } from '../stores/retry-windows.js';
 import { anyKeyMatches, type MacList, macsFor, type PresetCrypto, settle, settleAll } from './crypto.js';
+import { checkPresetOptions } from './preset-keys.js';
 import {
   bodyInput,
   delivered,
@@ -44,6 +45,7 @@ function deliveryId(headers: HeadersInput): string | undefined {
 }
 
 export function githubScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  checkPresetOptions('github', options);
   const keys = secretKeys(options.secret);
   const legacy = options.legacySha1 === true;
   const sha256 = macsFor(crypto, 'sha256', keys);

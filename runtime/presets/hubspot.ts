@@ -11,6 +11,7 @@ import { encodeBase64 } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { hubspotWindow } from '../stores/retry-windows.js';
 import { checkTimestampMs, checkTolerance } from '../timestamp.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { field, invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { hmacKeys } from './web-crypto.js';
@@ -51,6 +52,7 @@ function parseMillis(text: string): number {
 const eventsOf = (body: unknown): readonly unknown[] => (Array.isArray(body) ? body : []);
 
 export function hubspotScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('hubspot', options);
   const keys = hmacKeys(options.secret, 'SHA-256');
   checkTolerance(options.tolerance);
   return guardAsync({

@@ -10,6 +10,7 @@ import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { intercomWindow } from '../stores/retry-windows.js';
 import { checkTimestamp } from '../timestamp.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { field, invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { hmacKeys } from './web-crypto.js';
@@ -19,6 +20,7 @@ const HEADER = 'X-Hub-Signature';
 const PREFIX = 'sha1=';
 
 export function intercomScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('intercom', options);
   const keys = hmacKeys(options.secret, 'SHA-1');
   const maxAge = options.maxAge;
   if (maxAge !== undefined && !(typeof maxAge === 'number' && maxAge >= 0)) {

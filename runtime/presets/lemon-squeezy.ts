@@ -7,6 +7,7 @@
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { lemonSqueezyWindow } from '../stores/retry-windows.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { hmacKeys } from './web-crypto.js';
@@ -15,6 +16,7 @@ import { bodyKey, guardAsync, prefixedHex } from './web-support.js';
 const HEADER = 'X-Signature';
 
 export function lemonSqueezyScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('lemon-squeezy', options);
   const keys = hmacKeys(options.secret, 'SHA-256');
   return guardAsync({
     name: 'lemon-squeezy',

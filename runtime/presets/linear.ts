@@ -11,6 +11,7 @@ import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { linearWindow } from '../stores/retry-windows.js';
 import { checkTimestampMs, checkTolerance } from '../timestamp.js';
+import { checkPresetOptions } from './preset-keys.js';
 import {
   field,
   headerValue,
@@ -30,6 +31,7 @@ const TIMESTAMP_FIELD = 'webhookTimestamp';
 export const LINEAR_TOLERANCE_SECONDS = 60;
 
 export function linearScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('linear', options);
   const keys = hmacKeys(options.secret, 'SHA-256');
   const tolerance = options.tolerance ?? LINEAR_TOLERANCE_SECONDS;
   checkTolerance(tolerance);

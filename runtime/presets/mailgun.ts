@@ -10,6 +10,7 @@ import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { mailgunWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { field, parseJson, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { hmacKeys } from './web-crypto.js';
@@ -26,6 +27,7 @@ function bodyField(body: unknown, path: string, what: string): string {
 }
 
 export function mailgunScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('mailgun', options);
   const keys = hmacKeys(options.secret, 'SHA-256');
   checkTolerance(options.tolerance);
   return guardAsync({

@@ -9,6 +9,7 @@ import { WebhookError } from '../errors.js';
 import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { metaWindow } from '../stores/retry-windows.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { equalText, hmacKeys } from './web-crypto.js';
@@ -18,6 +19,7 @@ const HEADER = 'X-Hub-Signature-256';
 const PREFIX = 'sha256=';
 
 export function metaScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('meta', options);
   const keys = hmacKeys(options.secret, 'SHA-256');
   return guardAsync({
     name: 'meta',

@@ -13,6 +13,7 @@ import { WebhookError } from '../errors.js';
 import { CHALLENGE } from '../receive/verification-event.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { microsoftGraphWindow } from '../stores/retry-windows.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { parseJson } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { equalText, textSecrets } from './web-crypto.js';
@@ -36,6 +37,7 @@ function notifications(body: unknown): readonly unknown[] | undefined {
 const isLifecycle = (item: unknown): boolean => isRecord(item) && typeof item['lifecycleEvent'] === 'string';
 
 export function microsoftGraphScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('microsoft-graph', options);
   const secrets = textSecrets(options.secret).map((bytes) => new TextDecoder().decode(bytes));
   return guardAsync({
     name: 'microsoft-graph',

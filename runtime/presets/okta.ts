@@ -10,6 +10,7 @@
 import { WebhookError } from '../errors.js';
 import type { HeadersInput, SignatureScheme } from '../signing/scheme.js';
 import { oktaWindow } from '../stores/retry-windows.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { field, headerValue, jsonResponse, parseJson, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { equalText, textSecrets } from './web-crypto.js';
@@ -38,6 +39,7 @@ function checkSecret(options: PresetSchemeOptions, headers: HeadersInput): void 
 }
 
 export function oktaScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('okta', options);
   textSecrets(options.secret);
   return guardAsync({
     name: 'okta',

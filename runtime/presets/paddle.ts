@@ -9,6 +9,7 @@ import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { paddleWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { hmacKeys } from './web-crypto.js';
@@ -43,6 +44,7 @@ function parseHeader(value: string): { timestamp: number; signatures: Uint8Array
 }
 
 export function paddleScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('paddle', options);
   const keys = hmacKeys(options.secret, 'SHA-256');
   const tolerance = options.tolerance ?? PADDLE_TOLERANCE_SECONDS;
   checkTolerance(tolerance);

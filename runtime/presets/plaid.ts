@@ -7,11 +7,13 @@
  * constant time). The body has no event id and a retry repeats it, so the key is the body's SHA-256.
  */
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import { decodeBase64 } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { keyList } from '../signing/verification-key.js';
 import { plaidWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance } from '../timestamp.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PlaidKey, PresetSchemeOptions, ProviderPreset } from './types.js';
 import {
@@ -52,6 +54,10 @@ function jsonPart(text: string, what: string): Record<string, unknown> {
   return value;
 }
 
+const KEY_FETCHER_KEYS = { clientId: true, secret: true, environment: true } as const satisfies KnownKeys<
+  Parameters<typeof plaidKeyFetcher>[0]
+>;
+
 /**
  * `getKey` for production: POST `/webhook_verification_key/get` with your client id and secret
  * (https://plaid.com/docs/api/webhooks/webhook-verification/#webhook_verification_keyget).
@@ -61,6 +67,7 @@ export function plaidKeyFetcher(credentials: {
   readonly secret: string;
   readonly environment?: 'production' | 'sandbox';
 }): (kid: string) => Promise<PlaidKey> {
+  checkKnownOptions('plaidKeyFetcher', credentials, KEY_FETCHER_KEYS);
   const host = `https://${credentials.environment ?? 'production'}.plaid.com`;
   return async (kid) => {
     const response = await fetch(`${host}/webhook_verification_key/get`, {
@@ -75,6 +82,7 @@ export function plaidKeyFetcher(credentials: {
 }
 
 export function plaidScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('plaid', options);
   // Without getKey, the Plaid API secret (`secret`) and `clientId` fetch keys from Plaid.
   const [apiSecret] = keyList(options.secret);
   const getKey =

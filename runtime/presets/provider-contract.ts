@@ -13,6 +13,7 @@
  */
 import type { Contract, EventDefinition, StandardSchemaV1 } from '../contract.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import { getDescriptor } from './catalog.js';
 import type { PresetName } from './types.js';
 
@@ -73,6 +74,11 @@ export interface ProviderContractOptions {
   readonly name?: string;
   readonly version?: string;
 }
+
+const PROVIDER_CONTRACT_KEYS = {
+  name: true,
+  version: true,
+} as const satisfies KnownKeys<ProviderContractOptions>;
 
 type OuterCheck = (body: Record<string, unknown>) => StandardSchemaV1.Issue[];
 
@@ -163,6 +169,7 @@ export function providerContract<P extends PresetName, S extends SchemaMap>(
   schemas: S,
   options: ProviderContractOptions = {},
 ): Contract<ProviderEvents<P, S>> {
+  checkKnownOptions('providerContract', options, PROVIDER_CONTRACT_KEYS);
   const provider = getDescriptor(preset);
   const events: Record<string, EventDefinition> = {};
   for (const [event, schema] of Object.entries(schemas)) {

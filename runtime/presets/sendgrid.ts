@@ -12,6 +12,7 @@ import type { Secret, SignatureScheme } from '../signing/scheme.js';
 import { secretList } from '../signing/standard-webhooks-core.js';
 import { sendgridWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { field, invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import {
@@ -37,6 +38,7 @@ function keyBytes(key: Secret, what: string): Uint8Array {
 const eventsOf = (body: unknown): readonly unknown[] => (Array.isArray(body) ? body : []);
 
 export function sendgridScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('sendgrid', options);
   const keys = secretList(options.secret).map((key) => keyBytes(key, 'verification key'));
   const imported = Promise.all(keys.map((bytes) => ecdsaP256Key(bytes)));
   // A key that does not import fails verification with invalid_key, not an unhandled rejection.

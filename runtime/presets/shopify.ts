@@ -10,6 +10,7 @@ import { decodeBase64, encodeBase64 } from '../signing/encoding.js';
 import type { HeadersInput, SignatureScheme, VerifiedDelivery } from '../signing/scheme.js';
 import { shopifyWindow } from '../stores/retry-windows.js';
 import { anyKeyMatches, macsFor, type PresetCrypto, settle } from './crypto.js';
+import { checkPresetOptions } from './preset-keys.js';
 import {
   bodyInput,
   delivered,
@@ -48,6 +49,7 @@ function dedupeKey(headers: HeadersInput): string | undefined {
 }
 
 export function shopifyScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  checkPresetOptions('shopify', options);
   const macs = macsFor(crypto, 'sha256', secretKeys(options.secret));
   const { maxAge } = options;
   if (maxAge !== undefined && !(Number.isFinite(maxAge) && maxAge >= 0)) {

@@ -9,6 +9,7 @@ import type { HeadersInput, RawBody, SignatureScheme } from '../signing/scheme.j
 import { slackWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
 import { anyKeyMatches, macsFor, type PresetCrypto, settle } from './crypto.js';
+import { checkPresetOptions } from './preset-keys.js';
 import {
   bodyInput,
   field,
@@ -39,6 +40,7 @@ function signatureBytes(value: string): Uint8Array | undefined {
 }
 
 export function slackScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  checkPresetOptions('slack', options);
   const macs = macsFor(crypto, 'sha256', secretKeys(options.secret));
   return guardVerify({
     name: 'slack',

@@ -9,6 +9,7 @@
 import { encodeBase64 } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { squareWindow } from '../stores/retry-windows.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { invalidSignature, malformed, parseJson, requireHeader, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderPreset } from './types.js';
 import { hmacKeys } from './web-crypto.js';
@@ -17,6 +18,7 @@ import { base64Of, guardAsync, publicUrlOf } from './web-support.js';
 const HEADER = 'x-square-hmacsha256-signature';
 
 export function squareScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('square', options);
   const keys = hmacKeys(options.secret, 'SHA-256');
   return guardAsync({
     name: 'square',

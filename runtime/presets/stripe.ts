@@ -8,6 +8,7 @@ import type { SignatureScheme } from '../signing/scheme.js';
 import { stripeWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, parseUnixSeconds } from '../timestamp.js';
 import { anyKeyMatches, macsFor, type PresetCrypto, settle, settleAll } from './crypto.js';
+import { checkPresetOptions } from './preset-keys.js';
 import {
   bodyInput,
   guardVerify,
@@ -54,6 +55,7 @@ function parseHeader(value: string): ParsedHeader {
 }
 
 export function stripeScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  checkPresetOptions('stripe', options);
   const macs = macsFor(crypto, 'sha256', secretKeys(options.secret));
   return guardVerify({
     name: 'stripe',

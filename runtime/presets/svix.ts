@@ -6,10 +6,12 @@
 import type { SignatureScheme } from '../signing/scheme.js';
 import { svixWindow } from '../stores/retry-windows.js';
 import type { PresetCrypto } from './crypto.js';
+import { checkPresetOptions } from './preset-keys.js';
 import { guardVerify, headerValue, parseJson, stringField } from './support.js';
 import type { PresetSchemeOptions, ProviderDescriptor } from './types.js';
 
 export function svixScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  checkPresetOptions('svix', options);
   const scheme = crypto.standardWebhooks({ ...options, headerPrefix: options.headerPrefix ?? 'svix' });
   return guardVerify({
     name: 'svix',

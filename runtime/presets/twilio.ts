@@ -12,6 +12,7 @@ import { decodeBase64, decodeHex, encodeBase64 } from '../signing/encoding.js';
 import type { HeadersInput, RawBody, SignatureScheme, VerifiedDelivery } from '../signing/scheme.js';
 import { twilioWindow } from '../stores/retry-windows.js';
 import { anyKeyMatches, type MaybePromise, macsFor, type PresetCrypto, settle } from './crypto.js';
+import { checkPresetOptions } from './preset-keys.js';
 import {
   guardVerify,
   headerValue,
@@ -160,6 +161,7 @@ function signedParams(url: string, body: RawBody): Params {
 }
 
 export function twilioScheme(options: PresetSchemeOptions, crypto: PresetCrypto): SignatureScheme {
+  checkPresetOptions('twilio', options);
   const { legacyQuery } = crypto;
   if (legacyQuery === undefined) {
     throw new WebhookError(

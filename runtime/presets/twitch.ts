@@ -11,6 +11,7 @@ import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { twitchWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance } from '../timestamp.js';
+import { checkPresetOptions } from './preset-keys.js';
 import {
   field,
   headerValue,
@@ -54,6 +55,7 @@ export function parseRfc3339Seconds(text: string, header: string): number {
 }
 
 export function twitchScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('twitch', options);
   const keys = hmacKeys(options.secret, 'SHA-256');
   const tolerance = options.tolerance ?? TWITCH_TOLERANCE_SECONDS;
   checkTolerance(tolerance);

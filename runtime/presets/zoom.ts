@@ -9,6 +9,7 @@ import { encodeHex } from '../signing/encoding.js';
 import type { SignatureScheme } from '../signing/scheme.js';
 import { zoomWindow } from '../stores/retry-windows.js';
 import { checkTimestamp, checkTolerance, parseUnixSeconds } from '../timestamp.js';
+import { checkPresetOptions } from './preset-keys.js';
 import {
   invalidSignature,
   jsonResponse,
@@ -26,6 +27,7 @@ const TIMESTAMP_HEADER = 'x-zm-request-timestamp';
 const PREFIX = 'v0=';
 
 export function zoomScheme(options: PresetSchemeOptions): SignatureScheme {
+  checkPresetOptions('zoom', options);
   const keys = hmacKeys(options.secret, 'SHA-256');
   checkTolerance(options.tolerance);
   return guardAsync({

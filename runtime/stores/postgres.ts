@@ -12,6 +12,7 @@
  */
 import type { Client, Pool, PoolClient, QueryResultRow } from '../drivers/pg.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import { type ConnectionWatch, guardConnection, watchConnection } from '../pg-connection.js';
 import { batchSizeOf, inBatches } from './batches.js';
 import { sqlIdentifier } from './identifier.js';
@@ -40,6 +41,16 @@ export interface PostgresStoreOptions {
   readonly autoMigrate?: boolean;
 }
 
+const POSTGRES_STORE_KEYS = {
+  table: true,
+  schema: true,
+  autoMigrate: true,
+} as const satisfies KnownKeys<PostgresStoreOptions>;
+
+const POSTGRES_SCHEMA_KEYS = { table: true, schema: true } as const satisfies KnownKeys<
+  NonNullable<Parameters<typeof postgresSchema>[0]>
+>;
+
 /** The transaction client handed to transactional handlers. */
 export type PostgresTx = PoolClient | Client;
 
@@ -65,6 +76,7 @@ export interface PostgresStore<Tx = PostgresTx> extends TransactionalStore<Tx> {
 
 /** DDL of the store's tables (idempotent). */
 export function postgresSchema(options: { table?: string; schema?: string } = {}): string {
+  checkKnownOptions('postgresSchema', options, POSTGRES_SCHEMA_KEYS);
   const s = sqlIdentifier(options.schema ?? 'public', 'schema');
   const t = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');
   return `
@@ -105,6 +117,7 @@ export function postgresStore<D extends Pool | Client>(
   options?: PostgresStoreOptions,
 ): PostgresStore<PostgresTxOf<D>>;
 export function postgresStore(db: Pool | Client, options: PostgresStoreOptions = {}): PostgresStore {
+  checkKnownOptions('postgresStore', options, POSTGRES_STORE_KEYS);
   const schema = sqlIdentifier(options.schema ?? 'public', 'schema');
   const table = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');
   const t = `${schema}.${table}`;

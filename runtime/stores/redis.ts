@@ -8,6 +8,7 @@
  */
 import type { Cluster, Redis } from '../drivers/ioredis.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import { storeKey } from './key.js';
 import type { IdempotencyStore } from './types.js';
 
@@ -20,6 +21,8 @@ export interface RedisStoreOptions {
    */
   readonly ttlMs?: number;
 }
+
+const REDIS_STORE_KEYS = { prefix: true, ttlMs: true } as const satisfies KnownKeys<RedisStoreOptions>;
 
 // Values: `i:<token>:<leaseExpiresAtMs>` while in flight, `d:<expiresAtMs>` when done.
 const CLAIM_SCRIPT = `
@@ -65,6 +68,7 @@ function checkToken(token: string): void {
 }
 
 export function redisStore(client: Redis | Cluster, options: RedisStoreOptions = {}): IdempotencyStore {
+  checkKnownOptions('redisStore', options, REDIS_STORE_KEYS);
   const prefix = options.prefix ?? 'webhook:idem:';
   const k = (key: string): string => prefix + storeKey(key);
 

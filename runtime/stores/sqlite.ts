@@ -16,6 +16,7 @@
  */
 import type { BetterSqlite3 } from '../drivers/better-sqlite3.js';
 import { WebhookError } from '../errors.js';
+import { checkKnownOptions, type KnownKeys } from '../known-options.js';
 import { batchSizeOf, inBatches } from './batches.js';
 import { sqlIdentifier } from './identifier.js';
 import { storeKey } from './key.js';
@@ -60,6 +61,8 @@ export interface SqliteStoreOptions {
    */
   readonly synchronous?: 'normal' | 'full';
 }
+
+const SQLITE_STORE_KEYS = { table: true, synchronous: true } as const satisfies KnownKeys<SqliteStoreOptions>;
 
 /** `D`: the driver's own `Database` type when you pass one, so `event.tx` keeps its full API. */
 export interface SqliteStore<D extends Database = Database> extends TransactionalStore<D> {
@@ -238,6 +241,7 @@ function storeError(operation: string, cause: unknown): WebhookError {
 export function sqliteStore<D extends Database>(db: D, options?: SqliteStoreOptions): SqliteStore<D>;
 export function sqliteStore(path: string, options?: SqliteStoreOptions): SqliteStore;
 export function sqliteStore(dbOrPath: Database | string, options: SqliteStoreOptions = {}): SqliteStore {
+  checkKnownOptions('sqliteStore', options, SQLITE_STORE_KEYS);
   const table = sqlIdentifier(options.table ?? 'webhook_idempotency', 'table');
   const owned = typeof dbOrPath === 'string';
   const lock = new Mutex();
