@@ -6,13 +6,14 @@
  * connection to the same file), and the ordering row: one worker with one send in four carrying an
  * ordering key (64 keys) against the all-unordered run of the same round. Every ratio is taken from
  * its own round's pair; the median of the rounds is reported. With DATABASE_URL: the PostgreSQL
- * outbox against pg-boss, 1, 2 and 4 worker processes each, in paired rounds (bench/pg-vs-pgboss.ts).
+ * outbox against pg-boss and graphile-worker (each in the layout a pilot picks), 1 and 2 worker
+ * processes each, in paired rounds, with whole-system CPU per job (bench/pg-vs-pgboss.ts).
  * `npm run bench:send` then runs the 1,000,000-delivery history rows of bench/growth.bench.ts.
  *
  *   npx tsx bench/send.bench.ts        (BENCH_MESSAGES=20000 BENCH_PG_MESSAGES=8000 BENCH_CONCURRENCY=32
- *                                       BENCH_PG_ROUNDS=3 BENCH_PG_PROCESSES=1,2,4 BENCH_PG_WARMUP=5000
- *                                       (jobs per worker process before the measured run; 0 measures
- *                                       fresh processes); BENCH_ONLY=postgres for the PostgreSQL rows alone)
+ *                                       BENCH_ONLY=postgres for the PostgreSQL rows alone; the BENCH_PG_*
+ *                                       knobs — rounds, processes, warm-up, pilot — are documented at
+ *                                       the top of bench/pg-vs-pgboss.ts)
  *
  * The receiver runs in a worker thread so it does not share the sender's event loop: the bare loop
  * therefore uses two threads (client + receiver). CPU figures are the whole process (every thread,
@@ -20,7 +21,6 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
@@ -33,25 +33,15 @@ import { createWorker } from '../runtime/deliver/worker.js';
 import { createEndpointManager } from '../runtime/manage/endpoints.js';
 import { startReceiver } from './lib/bare-receiver.js';
 import { verdict as loadVerdict, startLoad } from './lib/load.js';
-import { loadAverage, median, outboxRun, type PairRun, pgBossRun } from './pg-vs-pgboss.js';
+import { loadAverage, median, postgresRows as postgresBench } from './pg-vs-pgboss.js';
 
 // Enough deliveries that the engine is measured in steady state, as the bare loop is (3 s): with a
 // few thousand, start-up and the drained tail were a tenth of the run.
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20000);
-// With 4 processes a run then lasts about a second; pg-boss's fetch costs more PostgreSQL CPU per job
-// the deeper its backlog (about 2,900 jobs/s with 4,000 queued, 1,800 with 12,000 on this machine).
+// Jobs per PostgreSQL run (read again by bench/pg-vs-pgboss.ts); printed in the header line.
 const PG_MESSAGES = Number(process.env.BENCH_PG_MESSAGES ?? 8000);
-// Jobs each worker process works through before the measured run (BENCH_PG_WARMUP): V8 takes a few
-// thousand jobs to compile a worker's hot paths, and a fresh process spends a short run mostly doing
-// that, so more processes looked slower per job (worker CPU per job 166 / 240 / 299 µs at 1 / 2 / 4
-// processes fresh, 78 / 104 / 120 µs warmed). 0 measures fresh processes.
-const PG_WARMUP = Number(process.env.BENCH_PG_WARMUP ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-// Worker processes per PostgreSQL run (BENCH_PG_PROCESSES=1,2,4); growth is measured against 1.
-const PG_PROCESSES = (process.env.BENCH_PG_PROCESSES ?? '1,2,4').split(',').map(Number);
 const BARE_MS = Number(process.env.BENCH_MS ?? 3000);
-const PGBOSS_VERSION = (createRequire(import.meta.url)('pg-boss/package.json') as { version: string })
-  .version;
 const LOCAL = { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] };
 
 type Events = { 'order.paid': { orderId: string; amount: number; currency: string; note: string } };
@@ -272,83 +262,23 @@ async function threadedSqliteRun(
 const fmt = (n: number) => `${Math.round(n).toLocaleString('en-US')}/s`;
 
 /**
- * PostgreSQL: the outbox against pg-boss, 1, 2 and 4 worker processes each, same database and receiver.
- * Each round runs the two back to back (alternating who goes first) and its ratio is that pair's;
- * the verdict takes the median of the rounds' ratios.
+ * PostgreSQL: the outbox against pg-boss and graphile-worker, each peer in the layout its pilot picks,
+ * paired rounds at 1 and 2 worker processes, whole-system CPU per job (bench/pg-vs-pgboss.ts, which
+ * documents its knobs).
  */
-async function postgresRows(url: string): Promise<void> {
-  const rounds = Number(process.env.BENCH_PG_ROUNDS ?? 3);
-  const body = (i: number) =>
-    JSON.stringify({
-      id: `msg_${i}`,
-      type: 'order.paid',
-      timestamp: new Date().toISOString(),
-      data: payload(i),
-    });
-  const send = (sender: ReturnType<typeof createSender<Events>>, i: number) =>
-    sender.send('order.paid', payload(i));
-  const ratios = new Map<number, number[]>(PG_PROCESSES.map((n) => [n, []]));
-  /** Our runs per process count, round by round. */
-  const ours = new Map<number, PairRun[]>(PG_PROCESSES.map((n) => [n, []]));
-  console.log(
-    `\nPostgreSQL: outbox (claim, sign, POST, complete) vs pg-boss ${PGBOSS_VERSION} (fetch, POST, complete), ` +
-      `${PG_MESSAGES} jobs per run, concurrency ${CONCURRENCY} per process, separate worker processes` +
-      (PG_WARMUP > 0
-        ? ` (each first works through ${PG_WARMUP} warm-up jobs, not measured)`
-        : ' (fresh processes, no warm-up)'),
-  );
-  const cpu = (r: PairRun) =>
-    `workers ${Math.round(r.workerCpuPerJob)}, PostgreSQL ${Math.round(r.pgCpuPerJob)}, receiver ${Math.round(r.receiverCpuPerJob)} µs CPU/job, ${Math.round(r.idleShare * 100)}% of the machine idle, ${Math.round(r.stealShare * 100)}% taken by the host`;
-  for (let round = 1; round <= rounds; round++) {
-    for (const workers of PG_PROCESSES) {
-      const pair = async (first: 'outbox' | 'pgboss') => {
-        const runOutbox = () => outboxRun(contract, send, url, workers, PG_MESSAGES, CONCURRENCY, PG_WARMUP);
-        const runBoss = () => pgBossRun(body, url, workers, PG_MESSAGES, CONCURRENCY, PG_WARMUP);
-        if (first === 'outbox') {
-          const o = await runOutbox();
-          return { o, b: await runBoss() };
-        }
-        const b = await runBoss();
-        return { o: await runOutbox(), b };
-      };
-      const { o, b } = await pair(round % 2 === 1 ? 'outbox' : 'pgboss');
-      ratios.get(workers)?.push(o.rate / b.rate);
-      ours.get(workers)?.push(o);
-      console.log(
-        `round ${round}, ${workers} process${workers > 1 ? 'es' : ''}: outbox ${fmt(o.rate)} (${cpu(o)}), ` +
-          `pg-boss ${fmt(b.rate)} (${cpu(b)}) → ${(o.rate / b.rate).toFixed(2)}×; load average ${loadAverage()}`,
-      );
-    }
-  }
-  const met = (r: number) => (r >= 1 ? 'met' : 'NOT met');
-  const vsBoss = PG_PROCESSES.map((n) => {
-    const r = median(ratios.get(n) ?? []);
-    return `${n} process${n > 1 ? 'es' : ''} ${met(r)} (${r.toFixed(2)}×)`;
+async function postgresRows(): Promise<void> {
+  await postgresBench({
+    contract,
+    send: (sender, i) => sender.send('order.paid', payload(i)),
+    body: (i) =>
+      JSON.stringify({
+        id: `msg_${i}`,
+        type: 'order.paid',
+        timestamp: new Date().toISOString(),
+        data: payload(i),
+      }),
+    concurrency: CONCURRENCY,
   });
-  // Growth per round (each count against the same round's count of fewer processes), then the
-  // median, with the rounds' spread: a median just above 1 with rounds either side of it is flat.
-  const growthOf = (from: number, to: number): string => {
-    const base = ours.get(from) ?? [];
-    const steps = (ours.get(to) ?? []).map((run, i) => run.rate / (base[i] as PairRun).rate);
-    const g = median(steps);
-    const spread = `rounds ${Math.min(...steps).toFixed(2)}–${Math.max(...steps).toFixed(2)}`;
-    // What the machine allows: only the CPU the fewer processes left idle can be put to work, so at
-    // the same CPU per job the rate can grow at most 1 / (1 - idle share) on this machine.
-    const room = median(base.map((run) => run.idleShare));
-    const bound = `${Math.round(room * 100)}% idle with ${from}: room for ${(1 / (1 - room)).toFixed(2)}× at the same CPU per job`;
-    return `${to} vs ${from} processes ${g.toFixed(2)}× (${g > 1 ? 'grows' : 'does NOT grow'}; ${spread}; ${bound})`;
-  };
-  const growth = PG_PROCESSES.filter((n) => n > 1 && (ours.get(1)?.length ?? 0) > 0).map((n) =>
-    growthOf(1, n),
-  );
-  // And step by step (2 vs 1, 4 vs 2): "keeps growing" holds only if every step does.
-  for (let k = 1; k < PG_PROCESSES.length; k++) {
-    const [from, to] = [PG_PROCESSES[k - 1] as number, PG_PROCESSES[k] as number];
-    if (from !== 1) growth.push(growthOf(from, to));
-  }
-  console.log(
-    `target: PostgreSQL outbox ≥ 1.0× pg-boss (median of paired rounds): ${vsBoss.join(', ')}; outbox ${growth.join(', ')}`,
-  );
 }
 
 const THREADS = Number(process.env.BENCH_SQLITE_THREADS ?? 2);
@@ -357,7 +287,7 @@ async function main(): Promise<void> {
   const receiver = await startReceiver();
   if (process.env.BENCH_ONLY === 'postgres') {
     await bareLoop(receiver.url);
-    await postgresRows(receiver.url);
+    await postgresRows();
     await receiver.stop();
     return;
   }
@@ -441,7 +371,7 @@ async function main(): Promise<void> {
     `ordering: 1 worker with 1 in 4 sends keyed             median ${fmt(med((r) => r.mixed))} → ${mixed.toFixed(2)}× the unordered run of its round`,
   );
 
-  if (process.env.DATABASE_URL) await postgresRows(receiver.url);
+  if (process.env.DATABASE_URL) await postgresRows();
   else console.log('PostgreSQL runs skipped: DATABASE_URL is not set');
   await receiver.stop();
 
