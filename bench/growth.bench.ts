@@ -23,8 +23,6 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { z } from 'zod';
-import { defineContract } from '../runtime/contract.js';
 import type { Outbox } from '../runtime/deliver/outbox.js';
 import { postgresOutbox } from '../runtime/deliver/postgres-outbox.js';
 import { createSender } from '../runtime/deliver/sender.js';
@@ -38,6 +36,7 @@ import { sqliteStore } from '../runtime/stores/sqlite.js';
 import type { IdempotencyStore } from '../runtime/stores/types.js';
 import { startReceiver } from './lib/bare-receiver.js';
 import { loadAverage, median, startLoad, verdict } from './lib/load.js';
+import { contract, LOCAL } from './lib/order-contract.js';
 import { runQueueWaitMs } from './lib/run-queue.js';
 
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000);
@@ -48,24 +47,10 @@ const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 20_000);
 const ONLY = process.env.BENCH_ONLY;
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
-const LOCAL = { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] };
 const DAY = 86_400_000;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-growth-'));
 const machine = startLoad();
 const summary: string[] = [];
-
-type Events = { 'order.paid': { orderId: string; amount: number; currency: string; note: string } };
-const contract = defineContract<Events>({
-  name: 'bench',
-  events: {
-    'order.paid': {
-      schema: z.object({ orderId: z.string(), amount: z.number(), currency: z.string(), note: z.string() }),
-    },
-  },
-  signature: { kind: 'standard-webhooks' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
-});
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 

@@ -65,12 +65,12 @@ import {
   quietLogger,
 } from './lib/graphile-layouts.js';
 import { spread } from './lib/load.js';
+import { LOCAL } from './lib/order-contract.js';
 import { PGBOSS_LAYOUTS, type PgBossLayout, pgBossLayoutName, pgBossQueue } from './lib/pgboss-queues.js';
 import { BACKGROUND, machineTicks, PgBackendCpu, procCpuSeconds } from './lib/proc-cpu.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const script = path.join(here, 'pg-worker-process.ts');
-const LOCAL = { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] };
 const require = createRequire(import.meta.url);
 const versionOf = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
 

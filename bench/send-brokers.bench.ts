@@ -17,8 +17,6 @@ import os from 'node:os';
 import path from 'node:path';
 import amqplib from 'amqplib';
 import * as nats from 'nats';
-import { z } from 'zod';
-import { defineContract } from '../runtime/contract.js';
 import { amqpDestination } from '../runtime/deliver/destinations/amqp.js';
 import { natsDestination } from '../runtime/deliver/destinations/nats.js';
 import { createSender } from '../runtime/deliver/sender.js';
@@ -26,35 +24,16 @@ import { sqliteOutbox } from '../runtime/deliver/sqlite-outbox.js';
 import { createWorker } from '../runtime/deliver/worker.js';
 import { createEndpointManager } from '../runtime/manage/endpoints.js';
 import { standardWebhookHeaders } from '../runtime/signing/standard-webhooks.js';
-import { loadAverage, median, spread, startLoad, verdict } from './lib/load.js';
+import { loadAverage, median, pickBest, spread, startLoad, verdict } from './lib/load.js';
+import { contract, LOCAL, payload } from './lib/order-contract.js';
 
 const MESSAGES = Number(process.env.BENCH_BROKER_MESSAGES ?? 10000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PILOT = Math.max(1000, Math.floor(MESSAGES / 4));
-const WINDOWS = [32, 128, 512] as const;
+const WINDOWS: readonly [number, ...number[]] = [32, 128, 512];
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const LOCAL = { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] };
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
-
-type Events = { 'order.paid': { orderId: string; amount: number; currency: string; note: string } };
-const contract = defineContract<Events>({
-  name: 'bench',
-  events: {
-    'order.paid': {
-      schema: z.object({ orderId: z.string(), amount: z.number(), currency: z.string(), note: z.string() }),
-    },
-  },
-  signature: { kind: 'standard-webhooks' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
-});
-const payload = (i: number) => ({
-  orderId: `ord_${i}`,
-  amount: 4200,
-  currency: 'EUR',
-  note: 'x'.repeat(200),
-});
 
 /** What the bare loop publishes: the bodies and signature headers the engine would. */
 async function signedMessages(count: number, tag: string) {
@@ -74,22 +53,23 @@ async function signedMessages(count: number, tag: string) {
   );
 }
 
+type Signed = Awaited<ReturnType<typeof signedMessages>>[number];
+
 interface Engine {
   readonly name: string;
   /** Fresh target (queue / stream), its endpoint URL and a cleanup. */
   target(tag: string): Promise<{ url: string; cleanup(): Promise<void> }>;
-  /** The bare loop into the target: msgs/s. */
-  bare(tag: string, count: number, window: number): Promise<number>;
+  /** The bare side: a publish into the target that resolves on the broker's confirm. */
+  publisher(tag: string): Promise<{ publish(m: Signed): Promise<void>; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
 async function rabbitmq(): Promise<Engine> {
   const connection = await amqplib.connect(AMQP_URL);
-  let engine: Engine;
   const admin = await connection.createChannel();
   const base = new URL(AMQP_URL);
   const queueOf = (tag: string) => `gw_bench_send_${process.pid}_${tag}`;
-  engine = {
+  return {
     name: 'RabbitMQ',
     async target(tag) {
       const queue = queueOf(tag);
@@ -99,37 +79,25 @@ async function rabbitmq(): Promise<Engine> {
         cleanup: async () => void (await admin.deleteQueue(queue)),
       };
     },
-    async bare(tag, count, window) {
-      const { cleanup } = await engine.target(tag);
+    async publisher(tag) {
       const queue = queueOf(tag);
-      const messages = await signedMessages(count, tag);
       const channel = await connection.createConfirmChannel();
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: window }, async () => {
-          while (next < messages.length) {
-            const m = messages[next++] as (typeof messages)[number];
-            await new Promise<void>((resolve, reject) =>
-              channel.publish(
-                '',
-                queue,
-                m.body,
-                { headers: m.headers, persistent: true, mandatory: true },
-                (e) => (e ? reject(e) : resolve()),
-              ),
-            );
-          }
-        }),
-      );
-      const rate = (count / (performance.now() - started)) * 1000;
-      await channel.close();
-      await cleanup();
-      return rate;
+      return {
+        publish: (m) =>
+          new Promise<void>((resolve, reject) =>
+            channel.publish(
+              '',
+              queue,
+              m.body,
+              { headers: m.headers, persistent: true, mandatory: true },
+              (e) => (e ? reject(e) : resolve()),
+            ),
+          ),
+        close: () => channel.close(),
+      };
     },
     close: () => connection.close(),
   };
-  return engine;
 }
 
 async function jetstream(): Promise<Engine> {
@@ -137,8 +105,7 @@ async function jetstream(): Promise<Engine> {
   const jsm = await nc.jetstreamManager();
   const js = nc.jetstream();
   const streamOf = (tag: string) => `GW_BENCH_SEND_${process.pid}_${tag}`;
-  let engine: Engine;
-  engine = {
+  return {
     name: 'JetStream',
     async target(tag) {
       const stream = streamOf(tag);
@@ -148,29 +115,37 @@ async function jetstream(): Promise<Engine> {
         cleanup: async () => void (await jsm.streams.delete(stream)),
       };
     },
-    async bare(tag, count, window) {
-      const { cleanup } = await engine.target(tag);
+    async publisher(tag) {
       const subject = `${streamOf(tag)}.e`;
-      const messages = await signedMessages(count, tag);
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: window }, async () => {
-          while (next < messages.length) {
-            const m = messages[next++] as (typeof messages)[number];
-            const h = nats.headers();
-            for (const [k, v] of Object.entries(m.headers)) h.set(k, v);
-            await js.publish(subject, m.body, { headers: h, msgID: m.id });
-          }
-        }),
-      );
-      const rate = (count / (performance.now() - started)) * 1000;
-      await cleanup();
-      return rate;
+      return {
+        publish: async (m) => {
+          const h = nats.headers();
+          for (const [k, v] of Object.entries(m.headers)) h.set(k, v);
+          await js.publish(subject, m.body, { headers: h, msgID: m.id });
+        },
+        close: async () => undefined,
+      };
     },
     close: () => nc.close(),
   };
-  return engine;
+}
+
+/** The limit: `count` signed messages published with `window` confirms outstanding; msgs/s. */
+async function bareRun(engine: Engine, tag: string, count: number, window: number): Promise<number> {
+  const { cleanup } = await engine.target(tag);
+  const messages = await signedMessages(count, tag);
+  const publisher = await engine.publisher(tag);
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: window }, async () => {
+      while (next < messages.length) await publisher.publish(messages[next++] as Signed);
+    }),
+  );
+  const rate = (count / (performance.now() - started)) * 1000;
+  await publisher.close();
+  await cleanup();
+  return rate;
 }
 
 /** The engine: enqueue `count` sends, then time the worker from start until nothing is pending. */
@@ -207,19 +182,6 @@ async function engineRun(engine: Engine, tag: string, count: number, concurrency
   }
 }
 
-async function best(label: string, run: (window: number, tag: string) => Promise<number>): Promise<number> {
-  await run(WINDOWS[1], 'warm'); // the JIT, not the first layout, pays for the first run
-  let chosen: { window: number; rate: number } | undefined;
-  const seen: string[] = [];
-  for (const window of WINDOWS) {
-    const rate = await run(window, `pilot${window}`);
-    seen.push(`${window}: ${rate.toFixed(0)}`);
-    if (chosen === undefined || rate > chosen.rate * 1.03) chosen = { window, rate };
-  }
-  console.log(`  pilot ${label.padEnd(28)} ${seen.join(', ')} msgs/s → ${chosen?.window}`);
-  return chosen?.window ?? WINDOWS[0];
-}
-
 async function main(): Promise<void> {
   console.log(
     `node ${process.version}, ${MESSAGES} messages per run, ${ROUNDS} paired rounds, 270-byte payloads`,
@@ -228,14 +190,16 @@ async function main(): Promise<void> {
   for (const open of [rabbitmq, jetstream]) {
     const engine = await open();
     console.log(`\nPublish through the outbox, ${engine.name}`);
-    const bareWindow = await best('bare, publishes in flight', (w, tag) => engine.bare(`b${tag}`, PILOT, w));
-    const workerConcurrency = await best('engine, worker concurrency', (w, tag) =>
+    const bareWindow = await pickBest('bare, publishes in flight ', WINDOWS, (w, tag) =>
+      bareRun(engine, `b${tag}`, PILOT, w),
+    );
+    const workerConcurrency = await pickBest('engine, worker concurrency', WINDOWS, (w, tag) =>
       engineRun(engine, `e${tag}`, PILOT, w),
     );
     const bare: number[] = [];
     const ours: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const runBare = async () => bare.push(await engine.bare(`b${round}`, MESSAGES, bareWindow));
+      const runBare = async () => bare.push(await bareRun(engine, `b${round}`, MESSAGES, bareWindow));
       const runOurs = async () =>
         ours.push(await engineRun(engine, `e${round}`, MESSAGES, workerConcurrency));
       if (round % 2 === 0) {

@@ -24,8 +24,6 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { z } from 'zod';
-import { defineContract } from '../runtime/contract.js';
 import type { Outbox } from '../runtime/deliver/outbox.js';
 import { createSender } from '../runtime/deliver/sender.js';
 import { sqliteOutbox } from '../runtime/deliver/sqlite-outbox.js';
@@ -33,6 +31,7 @@ import { createWorker } from '../runtime/deliver/worker.js';
 import { createEndpointManager } from '../runtime/manage/endpoints.js';
 import { startReceiver } from './lib/bare-receiver.js';
 import { verdict as loadVerdict, startLoad } from './lib/load.js';
+import { contract, LOCAL, payload } from './lib/order-contract.js';
 import { loadAverage, median, postgresRows as postgresBench } from './pg-vs-pgboss.js';
 
 // Enough deliveries that the engine is measured in steady state, as the bare loop is (3 s): with a
@@ -42,26 +41,6 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20000);
 const PG_MESSAGES = Number(process.env.BENCH_PG_MESSAGES ?? 8000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const BARE_MS = Number(process.env.BENCH_MS ?? 3000);
-const LOCAL = { allowHttpHosts: ['127.0.0.1'], allowAddresses: ['127.0.0.1'] };
-
-type Events = { 'order.paid': { orderId: string; amount: number; currency: string; note: string } };
-const contract = defineContract<Events>({
-  name: 'bench',
-  events: {
-    'order.paid': {
-      schema: z.object({ orderId: z.string(), amount: z.number(), currency: z.string(), note: z.string() }),
-    },
-  },
-  signature: { kind: 'standard-webhooks' },
-  envelope: { kind: 'envelope' },
-  selector: { kind: 'envelope-type' },
-});
-const payload = (i: number) => ({
-  orderId: `ord_${i}`,
-  amount: 4200,
-  currency: 'EUR',
-  note: 'x'.repeat(200),
-});
 
 /** Main-thread + receiver CPU per request/delivery (µs): steadier than wall time on a shared machine. */
 let lastCpuPerOp = 0;

@@ -12,7 +12,7 @@ import { AckPolicy, connect, headers as natsHeaders } from 'nats';
 import { createReceiver } from '../../runtime/receive/receiver-node.js';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
 import { petstore, SECRET } from '../../test/receiver/fixtures.js';
-import { type MachineLoad, median, spread, verdict } from './load.js';
+import { type MachineLoad, median, pickBest, spread, verdict } from './load.js';
 
 type Signed = { headers: Record<string, string>; body: string };
 const count = Number(process.env['BENCH_BROKER_MESSAGES'] ?? 10000);
@@ -124,39 +124,28 @@ async function jetStreamRun(
   return (deliveries.length / ms) * 1000;
 }
 
-const PREFETCHES = [16, 64, 256] as const;
+const PREFETCHES: readonly [number, ...number[]] = [16, 64, 256];
 const pilotCount = Math.max(500, Math.floor(count / 3));
 
 type RunOnce = typeof amqpRun;
 
-/** Each side at its best: a short pilot per prefetch, the fastest kept (ties to the smaller). */
-async function bestPrefetch(
+/** Each side at its best prefetch, from a short pilot. */
+function pilot(
   runOnce: RunOnce,
   dir: string,
   kind: 'bare' | 'receiver',
   engine: string,
   signed: (prefix: string) => Signed,
 ): Promise<number> {
-  let best: { prefetch: number; rate: number } | undefined;
-  const seen: string[] = [];
-  // A discarded warm-up, so the first layout tried does not pay for the JIT.
-  await runOnce(
-    Array.from({ length: pilotCount }, () => signed(`${engine}warm${kind}`)),
-    dir,
-    kind,
-    `warm_${kind}`,
-    64,
+  return pickBest(`${kind.padEnd(8)} prefetch`, PREFETCHES, (prefetch, tag) =>
+    runOnce(
+      Array.from({ length: pilotCount }, () => signed(`${engine}${tag}${kind}`)),
+      dir,
+      kind,
+      `${tag}_${kind}`,
+      prefetch,
+    ),
   );
-  for (const prefetch of PREFETCHES) {
-    const deliveries = Array.from({ length: pilotCount }, () => signed(`${engine}pilot${kind}${prefetch}`));
-    const rate = await runOnce(deliveries, dir, kind, `pilot_${kind}_${prefetch}`, prefetch);
-    seen.push(`${prefetch}: ${rate.toFixed(0)}`);
-    if (best === undefined || rate > best.rate * 1.03) best = { prefetch, rate };
-  }
-  console.log(
-    `  pilot ${kind.padEnd(8)} prefetch → msgs/s  ${seen.join(', ')}  → prefetch ${best?.prefetch}`,
-  );
-  return best?.prefetch ?? 16;
 }
 
 export async function brokerBench(
@@ -171,8 +160,8 @@ export async function brokerBench(
   ] as const) {
     console.log(`\nBroker consumer, ${engine}: ${count} Petstore messages per run, ${rounds} rounds`);
     const prefetch = {
-      bare: await bestPrefetch(runOnce, dir, 'bare', engine, signed),
-      receiver: await bestPrefetch(runOnce, dir, 'receiver', engine, signed),
+      bare: await pilot(runOnce, dir, 'bare', engine, signed),
+      receiver: await pilot(runOnce, dir, 'receiver', engine, signed),
     };
     const bare: number[] = [];
     const dedupe: number[] = [];
