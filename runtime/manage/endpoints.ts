@@ -88,9 +88,9 @@ export interface EndpointManager {
   redeliver(id: string, target: { messageId: string } | { from?: number; to?: number }): Promise<number>;
 }
 
-const MANAGER_KEYS = {
+/** The manager's keys that every factory built on its options takes (all but `tenant`). */
+export const MANAGER_SHARED_KEYS = {
   outbox: true,
-  tenant: true,
   contract: true,
   urlPolicy: true,
   resolveOnRegister: true,
@@ -99,6 +99,11 @@ const MANAGER_KEYS = {
   now: true,
   generateSecret: true,
   verification: true,
+} as const satisfies KnownKeys<Omit<EndpointManagerOptions, 'tenant'>>;
+
+const MANAGER_KEYS = {
+  ...MANAGER_SHARED_KEYS,
+  tenant: true,
 } as const satisfies KnownKeys<EndpointManagerOptions>;
 
 type VerificationObject = Exclude<VerificationOption, string>;

@@ -34,7 +34,12 @@ import {
   updateBody,
   withoutUndefined,
 } from './bodies.js';
-import { checkManagerOptions, type EndpointManagerOptions, managerFactory } from './endpoints.js';
+import {
+  checkManagerOptions,
+  type EndpointManagerOptions,
+  MANAGER_SHARED_KEYS,
+  managerFactory,
+} from './endpoints.js';
 
 export interface ManagementHandlerOptions extends Omit<EndpointManagerOptions, 'tenant'> {
   /** Path prefix of the routes. Default `/webhooks`. */
@@ -50,15 +55,7 @@ export interface ManagementHandlerOptions extends Omit<EndpointManagerOptions, '
 }
 
 const HANDLER_KEYS = {
-  outbox: true,
-  contract: true,
-  urlPolicy: true,
-  resolveOnRegister: true,
-  logger: true,
-  rotationOverlapMs: true,
-  now: true,
-  generateSecret: true,
-  verification: true,
+  ...MANAGER_SHARED_KEYS,
   basePath: true,
   authorize: true,
   maxBodyBytes: true,
