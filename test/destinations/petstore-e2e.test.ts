@@ -5,7 +5,6 @@
  * (`consumeAmqp` / `consumeJetStream`, SQLite dedupe). An adoption's two events are handled once per
  * destination; a redelivery reaches the queue again and is deduplicated, not handled twice.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import amqplib from 'amqplib';
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteStore } from '../../runtime/stores/sqlite.js';
 import { eventually, PortalClient, type PortalFixture } from '../portal/helpers.js';
 import { tempDir } from '../sender/helpers.js';
+import { type PetstoreExample, startPetstoreExample } from '../support/petstore-example.js';
 import { missingEnv } from '../support/requires.js';
 import { repoRoot } from '../tools/helpers.js';
 import { AMQP_URL, amqpQueueUrl, NATS_URL, natsSubjectUrl, unique } from './brokers.js';
@@ -27,8 +27,7 @@ interface Handled {
 }
 
 describe.skipIf(skip)('examples/petstore-provider with broker destinations', () => {
-  let child: ChildProcess;
-  let output = '';
+  let example: PetstoreExample | undefined;
   let provider = '';
   let dir = '';
   const cleanups: Array<() => Promise<unknown>> = [];
@@ -78,23 +77,12 @@ describe.skipIf(skip)('examples/petstore-provider with broker destinations', () 
 
   beforeAll(async () => {
     dir = tempDir('petstore-brokers');
-    // node itself, not the tsx wrapper: SIGKILL reaches the process that serves (a killed wrapper
-    // leaves its node child running).
-    child = spawn(process.execPath, ['--import', 'tsx', 'examples/petstore-provider/start.ts'], {
-      cwd: repoRoot,
-      env: { ...process.env, PORT: '0', CUSTOMER_PORT: '0', PETSTORE_DB: path.join(dir, 'petstore.sqlite') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await eventually(async () => (/^ready$/m.test(output) ? true : undefined), 60_000).catch(() => {
-      throw new Error(`the example did not start:\n${output}`);
-    });
-    provider = /^Petstore provider +(\S+)/m.exec(output)?.[1] as string;
-    expect(output).toMatch(/^Destinations +https:, amqp:, amqps:, nats:$/m);
+    example = await startPetstoreExample(dir);
+    provider = example.printed(/^Petstore provider +(\S+)/m) as string;
+    expect(example.output).toMatch(/^Destinations +https:, amqp:, amqps:, nats:$/m);
   }, 90_000);
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    example?.child.kill('SIGKILL');
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -5,13 +5,11 @@
  * the customer's generated receiver, retries after a failing answer, redelivery deduplicated by the
  * customer, the dead-letter listing, a portal link — and checks the workers' schedule and timeout.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptDelays } from '../../runtime/backoff.js';
 import { tempDir } from '../sender/helpers.js';
-import { repoRoot } from '../tools/helpers.js';
+import { type PetstoreExample, startPetstoreExample } from '../support/petstore-example.js';
 import { eventually } from './helpers.js';
 
 interface Handled {
@@ -21,8 +19,7 @@ interface Handled {
 }
 
 describe('examples/petstore-provider', () => {
-  let child: ChildProcess;
-  let output = '';
+  let example: PetstoreExample | undefined;
   let provider = '';
   let customer = '';
   let endpointId = '';
@@ -44,25 +41,14 @@ describe('examples/petstore-provider', () => {
 
   beforeAll(async () => {
     dir = tempDir('petstore-provider');
-    // node itself, not the tsx wrapper: SIGKILL reaches the process that serves (a killed wrapper
-    // leaves its node child running).
-    child = spawn(process.execPath, ['--import', 'tsx', 'examples/petstore-provider/start.ts'], {
-      cwd: repoRoot,
-      env: { ...process.env, PORT: '0', CUSTOMER_PORT: '0', PETSTORE_DB: path.join(dir, 'petstore.sqlite') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await eventually(async () => (/^ready$/m.test(output) ? true : undefined), 60_000).catch(() => {
-      throw new Error(`the example did not start:\n${output}`);
-    });
-    provider = /^Petstore provider +(\S+)/m.exec(output)?.[1] as string;
-    customer = /^Customer app +(\S+)/m.exec(output)?.[1] as string;
-    endpointId = /\(endpoint (ep_\w+) of tenant acme\)/.exec(output)?.[1] as string;
+    example = await startPetstoreExample(dir);
+    provider = example.printed(/^Petstore provider +(\S+)/m) as string;
+    customer = example.printed(/^Customer app +(\S+)/m) as string;
+    endpointId = example.printed(/\(endpoint (ep_\w+) of tenant acme\)/) as string;
     expect(endpointId).toBeDefined();
   }, 90_000);
   afterAll(() => {
-    child?.kill('SIGKILL');
+    example?.child.kill('SIGKILL');
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
