@@ -114,14 +114,14 @@ const fmt = (n: number) => `${Math.round(n).toLocaleString('en-US')}/s`;
 // ---------------------------------------------------------------------------------------------
 // Child processes: the receiver and the workers.
 
-interface Receiver {
+export interface Receiver {
   readonly url: string;
   readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
 /** A bare keep-alive node:http server answering 200 to every POST, in a process of its own. */
-async function startReceiverProcess(): Promise<Receiver> {
+export async function startReceiverProcess(): Promise<Receiver> {
   const code = `
     const http = require('node:http');
     const server = http.createServer({ keepAliveTimeout: 30000 }, (req, res) => {
@@ -236,7 +236,7 @@ async function spawnWorker(args: readonly string[], name: string): Promise<Worke
 // The three systems: how a run's backlog is made, watched, checked and dropped.
 
 /** One run's backlog in tables of its own. */
-interface Backlog {
+export interface Backlog {
   /** What the worker processes are told in `prep` (besides the layout). */
   readonly prep: Record<string, unknown>;
   /** Whether any job is still queued or in flight. */
@@ -248,7 +248,7 @@ interface Backlog {
   drop(): Promise<void>;
 }
 
-interface System<L> {
+export interface System<L> {
   /** `outbox`, `pg-boss`, `graphile-worker`. */
   readonly name: string;
   /** The application_name of the worker processes' pools. */
@@ -262,7 +262,7 @@ interface System<L> {
   readonly layout?: L;
 }
 
-interface Env<M extends EventMapBase> {
+export interface Env<M extends EventMapBase> {
   readonly contract: Contract<M>;
   readonly send: (sender: ReturnType<typeof createSender<M>>, i: number) => Promise<unknown>;
   readonly body: (i: number) => string;
@@ -288,7 +288,7 @@ async function sendAll(count: number, send: (i: number) => Promise<unknown>): Pr
  * and a copy of the template's endpoint, message and delivery rows: the rows `send()` wrote, all
  * due. Other sizes are enqueued through `send()`.
  */
-async function outboxSystem<M extends EventMapBase>(
+export async function outboxSystem<M extends EventMapBase>(
   e: Env<M>,
   count: number,
   templateSize: number,
