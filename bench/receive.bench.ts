@@ -8,8 +8,11 @@
  *    request is a distinct, freshly signed delivery, so each one is verified, validated and claimed:
  *    the run checks that every request the receiver got ran the handler).
  * 2. HTTP, GitHub (bench/lib/receive-github.ts): the generated GitHub receiver with zod validation on
- *    real example payloads vs `@octokit/webhooks`' middleware (verify only), and a limit row doing the
- *    unavoidable HMAC + JSON.parse.
+ *    real example payloads vs `@octokit/webhooks`' `createNodeMiddleware` and a bare handler with
+ *    `@octokit/webhooks-methods` `verify`, each at the layout a short pilot finds best (printed), in
+ *    paired rounds; a limit row doing the unavoidable HMAC + JSON.parse; then the same in process
+ *    (`receiver.handle()` vs `verifyAndReceive` at its best) and a summary of layouts and ratios
+ *    (BENCH_PILOT_SECONDS=2 per pilot run).
  *    Both HTTP sections print the server's CPU time per request beside req/s (this process's CPU over
  *    the round divided by requests received): the load generator shares the machine's cores, so
  *    req/s alone mostly measures the scheduler.
