@@ -12,6 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction as NetLookupFunction } from 'node:net';
 import { WebhookError } from '../errors.js';
+import { onAbort } from './abort-fanout.js';
 import type { ResolvedTarget } from './url-policy.js';
 
 /** Longest response text stored with an attempt. */
@@ -203,7 +204,7 @@ function onTimeout(attempt: Attempt): void {
   attempt.finish(error);
 }
 
-function onAbort(attempt: Attempt): void {
+function abortAttempt(attempt: Attempt): void {
   const { host } = attempt.target;
   const error = new WebhookError('connection_failed', `Attempt to ${host} aborted: the worker is stopping`, {
     details: { host, reason: 'aborted' },
@@ -293,12 +294,7 @@ export function sendAttempt(input: AttemptInput): Promise<AttemptResponse> {
     request.on('error', onRequestError);
     request.end(payload);
     const { signal } = input;
-    if (signal !== undefined) {
-      const abort = () => onAbort(attempt);
-      signal.addEventListener('abort', abort, { once: true });
-      attempt.unlisten = () => signal.removeEventListener('abort', abort);
-      if (signal.aborted) abort();
-    }
+    if (signal !== undefined) attempt.unlisten = onAbort(signal, () => abortAttempt(attempt));
   });
 }
 

@@ -334,8 +334,9 @@ function count_(summary: Counters, resolution: AttemptResolution): void {
 }
 
 /**
- * The stop signal every in-flight attempt listens to: up to `concurrency` listeners at once, past
- * Node's warning threshold of 10, which would otherwise print a spurious leak warning.
+ * The stop signal. In-flight attempts watch it through one fanned-out listener (abort-fanout.ts);
+ * destinations opening connections add their own, and more than 10 would otherwise print Node's
+ * spurious leak warning.
  */
 function shutdownController(): AbortController {
   const controller = new AbortController();

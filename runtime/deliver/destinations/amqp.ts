@@ -8,6 +8,7 @@
 
 import type { AmqpConfirmChannel, Amqplib } from '../../drivers/amqplib.js';
 import { WebhookError } from '../../errors.js';
+import { onAbort } from '../abort-fanout.js';
 import type { ResolvedTarget } from '../url-policy.js';
 import type { Destination, DestinationFactory, DestinationMessage } from './destination.js';
 
@@ -97,11 +98,13 @@ async function openAmqp(amqplib: Amqplib, target: ResolvedTarget, timeoutMs: num
     },
     publish(message: DestinationMessage, signal: AbortSignal) {
       if (closed) return Promise.reject(new WebhookError('connection_failed', 'AMQP connection closed'));
+      if (signal.aborted) return Promise.reject(signal.reason);
       return new Promise<void>((resolve, reject) => {
+        let unlisten = (): void => {};
         const settle = (error?: unknown) => {
           if (pending.get(message.id) !== settle) return;
           pending.delete(message.id);
-          signal.removeEventListener('abort', onAbort);
+          unlisten();
           if (returned.delete(message.id)) {
             reject(
               new WebhookError(
@@ -115,12 +118,11 @@ async function openAmqp(amqplib: Amqplib, target: ResolvedTarget, timeoutMs: num
           } else if (error) setImmediate(() => reject(channelError ?? error));
           else resolve();
         };
-        const onAbort = () => {
+        pending.set(message.id, settle);
+        unlisten = onAbort(signal, () => {
           pending.delete(message.id);
           reject(signal.reason);
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        pending.set(message.id, settle);
+        });
         try {
           channel.publish(
             address.exchange,

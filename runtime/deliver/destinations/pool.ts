@@ -5,6 +5,7 @@
  * and reopened on the next attempt, after the URL policy checked the address again.
  */
 import { WebhookError } from '../../errors.js';
+import { onAbort } from '../abort-fanout.js';
 import type { ResolvedTarget } from '../url-policy.js';
 import type {
   Destination,
@@ -97,15 +98,14 @@ export class DestinationPool {
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unlisten = onAbort(signal, () => reject(signal.reason));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        unlisten();
         resolve(value);
       },
       (error) => {
-        signal.removeEventListener('abort', onAbort);
+        unlisten();
         reject(error);
       },
     );
