@@ -2,7 +2,8 @@
  * Receiver throughput, one run. Prints the load average before, per round and after; repeats every
  * HTTP comparison over BENCH_ROUNDS interleaved rounds.
  *
- * 1. HTTP, Petstore: a bare `node:http` handler that reads the body and answers 200 (the limit) vs a
+ * 1. HTTP, Petstore: a bare `node:http` handler that reads the body and answers 200, and the limit
+ *    for a signed delivery (bench/lib/standard-limit.ts: HMAC + JSON.parse, nothing else), vs a
  *    receiver for a Petstore-like contract (Standard Webhooks verify + replay window + zod validation
  *    + SQLite dedupe claim/complete), under the same load from a second process (autocannon; every
  *    request is a distinct, freshly signed delivery, so each one is verified, validated and claimed:
@@ -40,6 +41,7 @@ import { type Load, listen, runLoad } from './lib/http-load.js';
 import { loadAverage, type MachineLoad, median, spread, startLoad, verdict } from './lib/load.js';
 import { brokerBench } from './lib/receive-brokers.js';
 import { githubBench } from './lib/receive-github.js';
+import { standardLimitHandler } from './lib/standard-limit.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -74,6 +76,12 @@ async function httpBench(dir: string, machine: MachineLoad): Promise<void> {
       res.end('{"status":"ok"}');
     });
   });
+  let limitHandled = 0;
+  const limit = await listen(
+    standardLimitHandler(SECRET, () => {
+      limitHandled++;
+    }),
+  );
   let handled = 0;
   const receiver = createReceiver(petstore, {
     secret: SECRET,
@@ -88,7 +96,7 @@ async function httpBench(dir: string, machine: MachineLoad): Promise<void> {
   console.log(
     `HTTP, Petstore: autocannon in a child process, ${connections} connections, ${seconds} s × ${rounds} rounds (interleaved), distinct signed deliveries`,
   );
-  const results: { bare: Load[]; receiver: Load[] } = { bare: [], receiver: [] };
+  const results: { bare: Load[]; limit: Load[]; receiver: Load[] } = { bare: [], limit: [], receiver: [] };
   // Every receiver answer must be a processed event: a distinct delivery, verified, validated,
   // claimed, handled and completed (a duplicate or a rejection would not run the handler).
   let unprocessed = 0;
@@ -99,14 +107,24 @@ async function httpBench(dir: string, machine: MachineLoad): Promise<void> {
     return load;
   };
   // Warm-up (JIT, SQLite page cache) for both servers.
+  const limitRun = async (): Promise<Load> => {
+    const before = limitHandled;
+    const load = await runLoad(limit, PETSTORE);
+    unprocessed += load.served - (limitHandled - before);
+    return load;
+  };
   await runLoad(bare, PETSTORE);
+  await limitRun();
   await receiverRun();
   unprocessed = 0;
-  // The two alternate which goes first, so drift in machine load hits both alike.
+  // The order reverses every round (bare, limit, receiver / receiver, limit, bare), so drift in
+  // machine load hits all alike and the receiver runs next to each of the others.
   for (let round = 0; round < rounds; round++) {
     if (round % 2 === 1) results.receiver.push(await receiverRun());
-    results.bare.push(await runLoad(bare, PETSTORE));
+    else results.bare.push(await runLoad(bare, PETSTORE));
+    results.limit.push(await limitRun());
     if (round % 2 === 0) results.receiver.push(await receiverRun());
+    else results.bare.push(await runLoad(bare, PETSTORE));
     console.log(`  round ${round + 1}: ${loadAverage()}`);
   }
   const line = (name: string, runs: Load[]): void => {
@@ -120,16 +138,25 @@ async function httpBench(dir: string, machine: MachineLoad): Promise<void> {
     );
   };
   line('bare node:http (read body, 200)', results.bare);
+  line('limit: read body + HMAC + JSON.parse, 200', results.limit);
   line('receiver: verify + validate + SQLite dedupe', results.receiver);
-  const rps = results.receiver.map((r, i) => r.rps / (results.bare[i]?.rps ?? Number.NaN));
-  const cpu = results.receiver.map((r, i) => (results.bare[i]?.cpuUs ?? Number.NaN) / r.cpuUs);
+  const ratios = (base: Load[]) => ({
+    rps: results.receiver.map((r, i) => r.rps / (base[i]?.rps ?? Number.NaN)),
+    cpu: results.receiver.map((r, i) => (base[i]?.cpuUs ?? Number.NaN) / r.cpuUs),
+  });
+  const toBare = ratios(results.bare);
+  const toLimit = ratios(results.limit);
   console.log(
-    `  ratio receiver / bare, per round: ${spread(rps)} req/s, ${spread(cpu)} by server CPU per request (target ≥ 0.60× req/s): ${verdict(median(rps) >= 0.6, machine)}`,
+    `  ratio receiver / bare, per round: ${spread(toBare.rps)} req/s, ${spread(toBare.cpu)} by server CPU per request (target ≥ 0.60× req/s): ${verdict(median(toBare.rps) >= 0.6, machine)}`,
+  );
+  console.log(
+    `  ratio receiver / limit (HMAC + JSON.parse), per round: ${spread(toLimit.rps)} req/s, ${spread(toLimit.cpu)} by server CPU per request (target ≥ 0.75× req/s and by CPU): ${verdict(median(toLimit.rps) >= 0.75 && median(toLimit.cpu) >= 0.75, machine)}`,
   );
   console.log(
     `  events handled by the receiver: ${handled}; answers that were not a processed event: ${unprocessed}${unprocessed === 0 ? '' : ' (NOT a clean run)'}\n`,
   );
   await bare.close();
+  await limit.close();
   await full.close();
   await receiver.stop();
 }
