@@ -55,9 +55,7 @@ export class DestinationPool {
       () => controller.abort(new WebhookError('timeout', `No broker confirm within ${timeoutMs} ms`)),
       timeoutMs,
     );
-    const onStop = () => controller.abort(stop?.reason);
-    if (stop?.aborted) onStop();
-    stop?.addEventListener('abort', onStop, { once: true });
+    const unlisten = stop ? onAbort(stop, () => controller.abort(stop.reason)) : undefined;
     let destination: Destination | undefined;
     try {
       let opening = this.#open.get(key);
@@ -76,7 +74,7 @@ export class DestinationPool {
       throw error;
     } finally {
       clearTimeout(timer);
-      stop?.removeEventListener('abort', onStop);
+      unlisten?.();
     }
     if (destination.closed) this.#drop(key);
   }
