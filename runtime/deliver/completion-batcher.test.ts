@@ -62,4 +62,18 @@ describe('completionBatcher', () => {
     ]);
     expect(performance.now() - started).toBeLessThan(5000);
   });
+
+  it('a batch of flushAt goes without waiting out the linger; one short of it waits', async () => {
+    const { writes, flush } = recorder();
+    const complete = completionBatcher(flush, { lingerMs: 10_000, maxBatch: 100, flushAt: 3 });
+    const started = performance.now();
+    await Promise.all([1, 2, 3].map((n) => complete(input(n))));
+    expect(writes).toEqual([[1, 2, 3]]);
+    expect(performance.now() - started).toBeLessThan(5000);
+    const short = completionBatcher(flush, { lingerMs: 300, maxBatch: 100, flushAt: 3 });
+    const before = performance.now();
+    await Promise.all([4, 5].map((n) => short(input(n))));
+    expect(writes[1]).toEqual([4, 5]);
+    expect(performance.now() - before).toBeGreaterThanOrEqual(290);
+  });
 });

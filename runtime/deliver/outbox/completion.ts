@@ -102,8 +102,14 @@ export interface PendingCompletion {
 export interface BatchWindow {
   /** 0: the next turn of the event loop. */
   readonly lingerMs: number;
-  /** A batch this full is written at once. */
+  /** The most one write takes; a batch this full is written at once. */
   readonly maxBatch: number;
+  /**
+   * A batch this full is written without waiting out the linger (default `maxBatch`). The linger
+   * is for a trickle; under load, verdicts held for it would bound throughput (the worker counts
+   * unwritten verdicts against its read-ahead).
+   */
+  readonly flushAt?: number;
 }
 
 /**
@@ -120,6 +126,7 @@ export function completionBatcher(
   let pending: PendingCompletion[] = [];
   let flushing = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const flushAt = Math.min(window.flushAt ?? window.maxBatch, window.maxBatch);
   const run = async (): Promise<void> => {
     if (timer !== undefined) {
       clearTimeout(timer);
@@ -147,7 +154,7 @@ export function completionBatcher(
     new Promise<CompleteResult>((resolve, reject) => {
       pending.push({ input, resolve, reject });
       if (flushing) return;
-      if (pending.length >= window.maxBatch) void run();
+      if (pending.length >= flushAt) void run();
       else if (pending.length === 1) {
         if (window.lingerMs > 0) timer = setTimeout(fire, window.lingerMs);
         else setImmediate(fire);
