@@ -6,7 +6,11 @@
  *            JSON.parse(payload) })` × handlers by `webhooks.on(event)` or `onAny`;
  *   methods  `@octokit/webhooks-methods` `verify(secret, payload, signature)` + JSON.parse, with a
  *            string payload, and a Buffer one when `verify` accepts it.
- * Every layout is run once first and must reach its handler.
+ * Every layout is run once first and must reach its handler. Every call starts, as every delivery
+ * does, from the request's bytes: a string payload is decoded from them per call (what the peer's
+ * own middleware, or the user's framework, does). Parsing the one string object again and again
+ * measured 15–20 % faster than parsing a freshly decoded copy (that memory stays in the CPU cache),
+ * which no real delivery gets.
  */
 import { Webhooks } from '@octokit/webhooks';
 import { verify } from '@octokit/webhooks-methods';
@@ -43,19 +47,22 @@ export async function octokitInProcess(
   any.onAny(count);
   let n = 0;
   const name = payload.header as 'issues';
+  const bytes = Buffer.from(payload.body);
   const layouts: Layouts = [
     { webhooks: byEvent, handlers: 'on(event)' },
     { webhooks: any, handlers: 'onAny' },
   ].flatMap(({ webhooks, handlers }) => [
     {
       layout: `verifyAndReceive, ${handlers}`,
-      run: () => webhooks.verifyAndReceive({ id: `d-${++n}`, name, signature, payload: payload.body }),
+      run: () =>
+        webhooks.verifyAndReceive({ id: `d-${++n}`, name, signature, payload: bytes.toString('utf8') }),
     },
     {
       layout: `verify + receive, ${handlers}`,
       run: async () => {
-        if (!(await webhooks.verify(payload.body, signature))) throw new Error('bad signature');
-        const event = { id: `d-${++n}`, name, payload: JSON.parse(payload.body) };
+        const text = bytes.toString('utf8');
+        if (!(await webhooks.verify(text, signature))) throw new Error('bad signature');
+        const event = { id: `d-${++n}`, name, payload: JSON.parse(text) };
         await webhooks.receive(event as Parameters<typeof webhooks.receive>[0]);
       },
     },
@@ -75,8 +82,9 @@ export async function methodsInProcess(
     {
       layout: 'string payload',
       run: async () => {
-        if (!(await verify(secret, payload.body, signature))) throw new Error('bad signature');
-        JSON.parse(payload.body);
+        const text = bytes.toString('utf8');
+        if (!(await verify(secret, text, signature))) throw new Error('bad signature');
+        JSON.parse(text);
         handled++;
       },
     },
