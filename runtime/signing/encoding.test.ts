@@ -5,6 +5,7 @@ import {
   constantTimeEqual,
   constantTimeEqualStrings,
   decodeBase64,
+  decodeCanonicalHex,
   decodeHex,
   encodeBase64,
   encodeHex,
@@ -49,6 +50,19 @@ describe('encoding', () => {
 
   it('rejects odd or non-hex text', () => {
     for (const text of ['a', 'zz', '0x00', 'aa ']) expect(decodeHex(text)).toBeUndefined();
+  });
+
+  it('decodes any text exactly as the hex shape and Buffer say (canonical: lower case only)', () => {
+    const reference = (text: string, shape: RegExp) =>
+      shape.test(text) ? new Uint8Array(Buffer.from(text, 'hex')) : undefined;
+    const hexish = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFgG x\u00e9\u0660') });
+    fc.assert(
+      fc.property(fc.oneof(hexish, fc.string()), (text) => {
+        expect(decodeHex(text)).toEqual(reference(text, /^(?:[0-9a-fA-F]{2})*$/));
+        expect(decodeCanonicalHex(text)).toEqual(reference(text, /^(?:[0-9a-f]{2})*$/));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('compares bytes and strings', () => {

@@ -15,8 +15,11 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const BASE64_VALUES = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) BASE64_VALUES[ALPHABET.charCodeAt(i)] = i;
-const HEX_SHAPE = /^(?:[0-9a-fA-F]{2})*$/;
-const LOWER_HEX_SHAPE = /^(?:[0-9a-f]{2})*$/;
+// Hex digit values by char code (-1: not a digit), one table per accepted spelling.
+const LOWER_HEX_VALUES = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) LOWER_HEX_VALUES['0123456789abcdef'.charCodeAt(i)] = i;
+const HEX_VALUES = LOWER_HEX_VALUES.slice();
+for (let i = 0; i < 6; i++) HEX_VALUES['ABCDEF'.charCodeAt(i)] = 10 + i;
 
 /**
  * True for padded standard base64 whose unused trailing bits are zero. Lenient decoders map several
@@ -64,9 +67,21 @@ export function encodeHex(bytes: Uint8Array): string {
 }
 
 export function decodeHex(text: string): Uint8Array | undefined {
-  if (!HEX_SHAPE.test(text)) return undefined;
+  return hexWith(HEX_VALUES, text);
+}
+
+/** Checks and decodes in one pass (a shape regex, then a slice and parseInt per byte, cost ~1 µs per signature). */
+function hexWith(values: Int8Array, text: string): Uint8Array | undefined {
+  if (text.length % 2 !== 0) return undefined;
   const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const hi = text.charCodeAt(2 * i);
+    const lo = text.charCodeAt(2 * i + 1);
+    const h = hi < 128 ? (values[hi] as number) : -1;
+    const l = lo < 128 ? (values[lo] as number) : -1;
+    if (h < 0 || l < 0) return undefined;
+    out[i] = (h << 4) | l;
+  }
   return out;
 }
 
@@ -76,7 +91,7 @@ export function decodeHex(text: string): Uint8Array | undefined {
  * signature, or a case-changed copy of a captured request would pass as new.
  */
 export function decodeCanonicalHex(text: string): Uint8Array | undefined {
-  return LOWER_HEX_SHAPE.test(text) ? decodeHex(text) : undefined;
+  return hexWith(LOWER_HEX_VALUES, text);
 }
 
 export { utf8 } from '../bytes.js';
