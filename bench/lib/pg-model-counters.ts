@@ -10,6 +10,7 @@
  * backlog the bench copied in before the run (their counters may flush during the run).
  */
 import type pg from 'pg';
+import { fieldDelta } from './field-delta.js';
 
 export interface DatabaseCounters {
   readonly xactCommit: number;
@@ -80,23 +81,8 @@ export function countersDelta(before: Counters, after: Counters, ownStatements: 
   const tables = new Map<string, TableCounters>();
   for (const [name, x] of after.tables) {
     const y = before.tables.get(name) ?? { ins: 0, upd: 0, hotUpd: 0, del: 0 };
-    tables.set(name, {
-      ins: x.ins - y.ins,
-      upd: x.upd - y.upd,
-      hotUpd: x.hotUpd - y.hotUpd,
-      del: x.del - y.del,
-    });
+    tables.set(name, fieldDelta(x, y));
   }
-  return {
-    database: {
-      xactCommit: a.xactCommit - b.xactCommit - ownStatements,
-      xactRollback: a.xactRollback - b.xactRollback,
-      tupInserted: a.tupInserted - b.tupInserted,
-      tupUpdated: a.tupUpdated - b.tupUpdated,
-      tupDeleted: a.tupDeleted - b.tupDeleted,
-      tupReturned: a.tupReturned - b.tupReturned,
-      tupFetched: a.tupFetched - b.tupFetched,
-    },
-    tables,
-  };
+  const database = fieldDelta(a, b);
+  return { database: { ...database, xactCommit: database.xactCommit - ownStatements }, tables };
 }

@@ -10,6 +10,7 @@
  * bench issues between two snapshots after the run.
  */
 import type pg from 'pg';
+import { fieldDelta } from './field-delta.js';
 
 export interface Statement {
   readonly query: string;
@@ -78,15 +79,7 @@ export function delta(before: Snapshot, after: Snapshot): Map<string, Statement>
   for (const [key, a] of after) {
     const b = before.get(key) ?? ZERO;
     if (a.calls - b.calls <= 0) continue;
-    out.set(key, {
-      query: a.query,
-      calls: a.calls - b.calls,
-      rows: a.rows - b.rows,
-      ms: a.ms - b.ms,
-      dirtied: a.dirtied - b.dirtied,
-      walRecords: a.walRecords - b.walRecords,
-      walBytes: a.walBytes - b.walBytes,
-    });
+    out.set(key, fieldDelta(a, b));
   }
   return out;
 }
