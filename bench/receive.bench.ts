@@ -37,7 +37,7 @@ import { memoryStore } from '../runtime/stores/memory.js';
 import { sqliteStore } from '../runtime/stores/sqlite.js';
 import type { IdempotencyStore } from '../runtime/stores/types.js';
 import { type PetstoreEvents, petstore, SECRET } from '../test/receiver/fixtures.js';
-import { type Load, listen, runLoad } from './lib/http-load.js';
+import { type Load, listen, runLoad, type Server } from './lib/http-load.js';
 import { loadAverage, type MachineLoad, median, spread, startLoad, verdict } from './lib/load.js';
 import { brokerBench } from './lib/receive-brokers.js';
 import { githubBench } from './lib/receive-github.js';
@@ -100,19 +100,15 @@ async function httpBench(dir: string, machine: MachineLoad): Promise<void> {
   // Every receiver answer must be a processed event: a distinct delivery, verified, validated,
   // claimed, handled and completed (a duplicate or a rejection would not run the handler).
   let unprocessed = 0;
-  const receiverRun = async (): Promise<Load> => {
-    const before = handled;
-    const load = await runLoad(full, PETSTORE);
-    unprocessed += load.served - (handled - before);
+  const countedRun = async (server: Server, count: () => number): Promise<Load> => {
+    const before = count();
+    const load = await runLoad(server, PETSTORE);
+    unprocessed += load.served - (count() - before);
     return load;
   };
-  // Warm-up (JIT, SQLite page cache) for both servers.
-  const limitRun = async (): Promise<Load> => {
-    const before = limitHandled;
-    const load = await runLoad(limit, PETSTORE);
-    unprocessed += load.served - (limitHandled - before);
-    return load;
-  };
+  const receiverRun = () => countedRun(full, () => handled);
+  const limitRun = () => countedRun(limit, () => limitHandled);
+  // Warm-up (JIT, SQLite page cache) for every server.
   await runLoad(bare, PETSTORE);
   await limitRun();
   await receiverRun();

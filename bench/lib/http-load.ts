@@ -32,6 +32,28 @@ export interface Server {
   close(): Promise<void>;
 }
 
+/** Calls `then(body, req, res)` with the whole body as Buffer chunks joined, or as utf8 text. */
+export function readBody<T extends Buffer | string>(
+  as: 'buffer' | 'utf8',
+  then: (body: T, req: http.IncomingMessage, res: http.ServerResponse) => void,
+): http.RequestListener {
+  if (as === 'utf8') {
+    return (req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      req.on('end', () => then(body as T, req, res));
+    };
+  }
+  return (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => then((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) as T, req, res));
+  };
+}
+
 export async function listen(handler: http.RequestListener, route = '/hooks'): Promise<Server> {
   let served = 0;
   const server = http.createServer({ keepAliveTimeout: 60_000 }, handler);

@@ -16,7 +16,7 @@ import type http from 'node:http';
 import { createNodeMiddleware, Webhooks } from '@octokit/webhooks';
 import { sign, verify } from '@octokit/webhooks-methods';
 import type { Receiver } from '../../runtime/receive/types.js';
-import { listen, type Server } from './http-load.js';
+import { listen, readBody, type Server } from './http-load.js';
 
 export const SECRET = 'bench-github-secret';
 
@@ -33,28 +33,6 @@ export interface Contender {
 function counter(): { add: () => void; get: () => number } {
   let n = 0;
   return { add: () => void n++, get: () => n };
-}
-
-/** Calls `then(body, req, res)` with the whole body as Buffer chunks joined, or as utf8 text. */
-function readBody<T extends Buffer | string>(
-  as: 'buffer' | 'utf8',
-  then: (body: T, req: http.IncomingMessage, res: http.ServerResponse) => void,
-): http.RequestListener {
-  if (as === 'utf8') {
-    return (req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      req.on('end', () => then(body as T, req, res));
-    };
-  }
-  return (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => then((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) as T, req, res));
-  };
 }
 
 export async function limitServer(): Promise<Contender> {

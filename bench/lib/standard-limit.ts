@@ -6,29 +6,25 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
+import { readBody } from './http-load.js';
 
 export function standardLimitHandler(secret: string, onEvent: () => void): http.RequestListener {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      const id = req.headers['webhook-id'];
-      const timestamp = req.headers['webhook-timestamp'];
-      const header = req.headers['webhook-signature'];
-      const given =
-        typeof header === 'string' ? Buffer.from(header.slice(3).split(' ')[0] ?? '', 'base64') : undefined;
-      const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
-      if (given === undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        res.statusCode = 401;
-        res.end();
-        return;
-      }
-      JSON.parse(body.toString('utf8'));
-      onEvent();
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"status":"ok"}');
-    });
-  };
+  return readBody<Buffer>('buffer', (body, req, res) => {
+    const id = req.headers['webhook-id'];
+    const timestamp = req.headers['webhook-timestamp'];
+    const header = req.headers['webhook-signature'];
+    const given =
+      typeof header === 'string' ? Buffer.from(header.slice(3).split(' ')[0] ?? '', 'base64') : undefined;
+    const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
+    if (given === undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      res.statusCode = 401;
+      res.end();
+      return;
+    }
+    JSON.parse(body.toString('utf8'));
+    onEvent();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"status":"ok"}');
+  });
 }
