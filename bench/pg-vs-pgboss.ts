@@ -521,6 +521,33 @@ interface Measuring {
   readonly receiver: Receiver;
 }
 
+/**
+ * Polls `backlog` every 5 ms until nothing is queued or in flight, or `capMs` has passed, calling
+ * `sample` about every 100 ms; returns how many polls it made (each one statement of the bench's own)
+ * and whether the cap cut it short. Not drained within `timeoutMs`: an error naming `name`.
+ */
+export async function drainBacklog(
+  backlog: Backlog,
+  name: string,
+  options: { readonly timeoutMs: number; readonly capMs?: number; readonly sample?: () => Promise<void> },
+): Promise<{ polls: number; capped: boolean }> {
+  const start = performance.now();
+  let polls = 0;
+  let sampled = start;
+  for (;;) {
+    polls++;
+    if (!(await backlog.open())) return { polls, capped: false };
+    const now = performance.now();
+    if (options.capMs !== undefined && now - start >= options.capMs) return { polls, capped: true };
+    if (now - start > options.timeoutMs) throw new Error(`${name}: not drained in ${options.timeoutMs} ms`);
+    if (options.sample && now - sampled >= 100) {
+      await options.sample();
+      sampled = now;
+    }
+    await sleep(5);
+  }
+}
+
 async function runOnce<L>(
   m: Measuring,
   system: System<L>,
@@ -540,22 +567,11 @@ async function runOnce<L>(
     const machine0 = machineTicks();
     const start = performance.now();
     for (const p of procs) p.go();
-    let capped = false;
-    let sampled = start;
-    while (await backlog.open()) {
-      const now = performance.now();
-      if (capMs !== undefined && now - start >= capMs) {
-        capped = true;
-        break;
-      }
-      if (now - start > RUN_TIMEOUT_MS)
-        throw new Error(`${system.name}: not drained in ${RUN_TIMEOUT_MS} ms`);
-      if (now - sampled >= 100) {
-        await sampler.sample();
-        sampled = now;
-      }
-      await sleep(5);
-    }
+    const { capped } = await drainBacklog(backlog, system.name, {
+      timeoutMs: RUN_TIMEOUT_MS,
+      ...(capMs !== undefined ? { capMs } : {}),
+      sample: () => sampler.sample(),
+    });
     const elapsed = (performance.now() - start) / 1000;
     const done = capped ? jobs - (await backlog.remaining()) : jobs;
     const workers = procs.reduce((sum, p, i) => sum + procCpuSeconds(p.pid) - (workers0[i] as number), 0);

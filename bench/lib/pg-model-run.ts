@@ -8,7 +8,7 @@
  */
 import os from 'node:os';
 import type pg from 'pg';
-import type { Backlog, Receiver, System } from '../pg-vs-pgboss.js';
+import { drainBacklog, type Receiver, type System } from '../pg-vs-pgboss.js';
 import { type Counters, type CountersDelta, countersDelta, readCounters } from './pg-model-counters.js';
 import * as stmts from './pg-model-statements.js';
 import { WaitSampler, type WaitSummary } from './pg-model-waits.js';
@@ -57,24 +57,6 @@ async function walSince(db: pg.Pool, lsn: string): Promise<number> {
   );
 }
 
-/** Polls until drained; the number of polls (each one statement of the bench's own). */
-async function drain(backlog: Backlog, timeoutMs: number, each?: () => Promise<void>): Promise<number> {
-  const start = performance.now();
-  let polls = 0;
-  let sampled = start;
-  for (;;) {
-    polls++;
-    if (!(await backlog.open())) return polls;
-    const now = performance.now();
-    if (now - start > timeoutMs) throw new Error(`outbox: not drained in ${timeoutMs} ms`);
-    if (each && now - sampled >= 100) {
-      await each();
-      sampled = now;
-    }
-    await sleep(5);
-  }
-}
-
 /** Runs without measuring (warm-up): every process of `procs` works until the backlog is drained. */
 export async function unmeasuredRun(ctx: ModelContext, processes: number, jobs: number): Promise<void> {
   const backlog = await ctx.system.backlog(jobs);
@@ -82,7 +64,7 @@ export async function unmeasuredRun(ctx: ModelContext, processes: number, jobs: 
     const procs = ctx.system.procs.slice(0, processes);
     await Promise.all(procs.map((p) => p.call('prep', 'prepped', backlog.prep)));
     for (const p of procs) p.go();
-    await drain(backlog, ctx.timeoutMs);
+    await drainBacklog(backlog, 'outbox', { timeoutMs: ctx.timeoutMs });
     await Promise.all(procs.map((p) => p.call('pause', 'paused')));
   } finally {
     await backlog.drop();
@@ -111,9 +93,12 @@ export async function measuredRun(ctx: ModelContext, processes: number, jobs: nu
     const start = performance.now();
     for (const p of procs) p.go();
     let discovers = 0;
-    const polls = await drain(backlog, ctx.timeoutMs, async () => {
-      discovers++;
-      await cpu.sample();
+    const { polls } = await drainBacklog(backlog, 'outbox', {
+      timeoutMs: ctx.timeoutMs,
+      sample: async () => {
+        discovers++;
+        await cpu.sample();
+      },
     });
     const seconds = (performance.now() - start) / 1000;
     const workers = procs.reduce((sum, p, i) => sum + procCpuSeconds(p.pid) - (workers0[i] as number), 0);
