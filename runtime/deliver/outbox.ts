@@ -187,6 +187,8 @@ export interface CompleteInput {
   readonly disable?: DisabledReason;
   /** Disable after this many consecutive failed attempts (counter is reset by a success). */
   readonly disableAfterFailures?: number;
+  /** …and only once the first of them is at least this old (ms; 0 or unset: the count alone). */
+  readonly disableAfterFailingForMs?: number;
 }
 
 export interface CompleteResult {

@@ -26,6 +26,7 @@ export interface DeliverConfig {
   readonly retry: NonNullable<DeliveryWorkerOptions['retry']>;
   readonly timeoutMs: number;
   readonly disableAfterFailures: number;
+  readonly disableAfterFailingForMs: number;
   readonly deadLetterThreshold: number | undefined;
   readonly policy: CompiledUrlPolicy;
   readonly agents: () => HttpAgents;
@@ -138,6 +139,7 @@ export function createDeliver(
       resolution,
       ...(attempt.classification.outcome === 'gone' ? { disable: 'gone' as const } : {}),
       disableAfterFailures: config.disableAfterFailures,
+      disableAfterFailingForMs: config.disableAfterFailingForMs,
     });
     // The host is parsed only for a metric: no URL parse per delivery when metrics are off.
     if (result.applied && resolution.kind !== 'retry' && metricsOn()) {

@@ -19,6 +19,7 @@ export const WORKER_KEYS = {
   leaseMs: true,
   pollIntervalMs: true,
   disableAfterFailures: true,
+  disableAfterFailingForMs: true,
   minRetryAfterMs: true,
   maxRetryAfterMs: true,
   onEndpointDisabled: true,

@@ -37,8 +37,17 @@ export interface DeliveryWorkerOptions {
   readonly leaseMs?: number;
   /** Idle wait between claims when nothing is due. Default 500 ms. */
   readonly pollIntervalMs?: number;
-  /** Consecutive failed attempts that disable an endpoint (0 = never). Default 50. */
+  /**
+   * Consecutive failed attempts that disable an endpoint (0 = never). Default 50. Both this and
+   * `disableAfterFailingForMs` must be reached: a count alone switches off a busy endpoint within
+   * seconds of an outage.
+   */
   readonly disableAfterFailures?: number;
+  /**
+   * How long an endpoint must have failed without a success in between before it is disabled
+   * (0 = on the count alone). Default 5 days.
+   */
+  readonly disableAfterFailingForMs?: number;
   /** Clamp of an honoured `Retry-After`, ms. Defaults 1 s and 1 h. */
   readonly minRetryAfterMs?: number;
   readonly maxRetryAfterMs?: number;

@@ -39,6 +39,9 @@ export type {
   RunSummary,
 } from './worker-options.js';
 
+/** An endpoint failing for 5 days without a success is disabled (with enough failures). */
+const DISABLE_AFTER_FAILING_FOR_MS = 5 * 24 * 60 * 60 * 1000;
+
 const positiveInt = (value: number | undefined, fallback: number, name: string): number => {
   const v = value ?? fallback;
   if (!Number.isInteger(v) || v < 1)
@@ -70,6 +73,10 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   }
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const disableAfterFailures = options.disableAfterFailures ?? 50;
+  const disableAfterFailingForMs = options.disableAfterFailingForMs ?? DISABLE_AFTER_FAILING_FOR_MS;
+  if (!Number.isFinite(disableAfterFailingForMs) || disableAfterFailingForMs < 0) {
+    throw new WebhookError('invalid_config', 'disableAfterFailingForMs must be a non-negative number of ms');
+  }
   const policy = compileUrlPolicy(options.urlPolicy);
   const ownsAgents = options.agents === undefined;
   let agents = options.agents ?? createAgents({ maxSockets: Math.max(concurrency, 16) });
@@ -87,6 +94,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
     retry,
     timeoutMs,
     disableAfterFailures,
+    disableAfterFailingForMs,
     deadLetterThreshold:
       options.onDeadLetterThreshold === undefined
         ? undefined

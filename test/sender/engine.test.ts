@@ -72,6 +72,7 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
     opts: {
       retry?: Parameters<typeof petContract>[0];
       disableAfterFailures?: number;
+      disableAfterFailingForMs?: number;
       events?: string[];
       start?: number;
     } = {},
@@ -93,6 +94,9 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
       timeoutMs: 2000,
       concurrency: 4,
       ...(opts.disableAfterFailures !== undefined ? { disableAfterFailures: opts.disableAfterFailures } : {}),
+      ...(opts.disableAfterFailingForMs !== undefined
+        ? { disableAfterFailingForMs: opts.disableAfterFailingForMs }
+        : {}),
       onEndpointDisabled: (e, reason) => {
         disabled.push([e, reason]);
       },
@@ -295,13 +299,16 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
   );
 
   it.skipIf(fixture.skip)(
-    'N consecutive failed attempts disable the endpoint and call the hook once',
+    'N consecutive failed attempts disable the endpoint and call the hook once (no time window)',
     async () => {
       reply = (_req, res) => {
         res.statusCode = 500;
         res.end();
       };
-      const { sender, worker, manager, endpoint, disabled } = await setup({ disableAfterFailures: 3 });
+      const { sender, worker, manager, endpoint, disabled } = await setup({
+        disableAfterFailures: 3,
+        disableAfterFailingForMs: 0,
+      });
       for (let i = 0; i < 5; i++) await sender.send('pet.adopted', { petId: `p${i}`, by: 'ann' });
       await worker.runOnce();
       expect(disabled).toHaveLength(1);
@@ -313,6 +320,76 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
       expect(enabled).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null });
     },
   );
+
+  const DAY = 24 * 60 * 60 * 1000;
+  const failing: Reply = (_req, res) => {
+    res.statusCode = 500;
+    res.end();
+  };
+
+  it.skipIf(fixture.skip)(
+    'by default a streak disables the endpoint only once it is 5 days old, however many failures',
+    async () => {
+      reply = failing;
+      const { sender, worker, manager, endpoint, disabled, clock } = await setup({
+        disableAfterFailures: 3,
+        retry: { kind: 'list', delays: [0] },
+      });
+      const start = clock.now();
+      // An outage of a busy endpoint: far past the count within a moment.
+      for (let i = 0; i < 8; i++) await sender.send('pet.adopted', { petId: `p${i}`, by: 'ann' });
+      await worker.runOnce();
+      expect(disabled).toHaveLength(0);
+      expect(await manager.get(endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 8 });
+      clock.set(start + 5 * DAY - 60_000);
+      await sender.send('pet.adopted', { petId: 'late', by: 'ann' });
+      await worker.runOnce();
+      expect(disabled).toHaveLength(0);
+      clock.set(start + 5 * DAY);
+      await sender.send('pet.adopted', { petId: 'last', by: 'ann' });
+      await sender.send('pet.adopted', { petId: 'after', by: 'ann' });
+      await worker.runOnce();
+      expect(disabled.map(([, reason]) => reason)).toEqual(['consecutive_failures']);
+      expect(await manager.get(endpoint.id)).toMatchObject({
+        enabled: false,
+        disabledReason: 'consecutive_failures',
+      });
+      // Re-enabled, the streak starts over: its clock too.
+      await manager.enable(endpoint.id);
+      clock.advance(DAY);
+      for (let i = 0; i < 4; i++) await sender.send('pet.adopted', { petId: `r${i}`, by: 'ann' });
+      await worker.runOnce();
+      expect(disabled).toHaveLength(1);
+      expect(await manager.get(endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 4 });
+    },
+  );
+
+  it.skipIf(fixture.skip)('a success in between starts the streak’s clock again', async () => {
+    const { sender, worker, manager, endpoint, disabled, clock } = await setup({
+      disableAfterFailures: 2,
+      disableAfterFailingForMs: 2 * DAY,
+      retry: { kind: 'list', delays: [0] },
+    });
+    const start = clock.now();
+    reply = failing;
+    for (let i = 0; i < 3; i++) await sender.send('pet.adopted', { petId: `a${i}`, by: 'ann' });
+    await worker.runOnce();
+    clock.set(start + DAY);
+    reply = (_req, res) => res.end('ok');
+    await sender.send('pet.adopted', { petId: 'ok', by: 'ann' });
+    await worker.runOnce();
+    expect((await manager.get(endpoint.id)).consecutiveFailures).toBe(0);
+    reply = failing;
+    clock.set(start + 2 * DAY);
+    for (let i = 0; i < 3; i++) await sender.send('pet.adopted', { petId: `b${i}`, by: 'ann' });
+    await worker.runOnce();
+    // Two days after the first failure, but one day into this streak.
+    expect(disabled).toHaveLength(0);
+    clock.set(start + 4 * DAY);
+    await sender.send('pet.adopted', { petId: 'c', by: 'ann' });
+    await worker.runOnce();
+    expect(disabled.map(([, reason]) => reason)).toEqual(['consecutive_failures']);
+  });
 
   it.skipIf(fixture.skip)('a success resets the failure counter', async () => {
     let fail = 2;

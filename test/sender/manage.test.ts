@@ -155,7 +155,13 @@ describe('management API', () => {
 
       const sender = createSender(contract, { outbox });
       const { messageId } = await sender.send('pet.created', { petId: 'p', name: 'rex' });
-      const worker = createWorker({ outbox, contract, urlPolicy: LOCAL, disableAfterFailures: 1 });
+      const worker = createWorker({
+        outbox,
+        contract,
+        urlPolicy: LOCAL,
+        disableAfterFailures: 1,
+        disableAfterFailingForMs: 0,
+      });
       await worker.runOnce();
       const disabled = await call('GET', `/webhooks/${id}`);
       expect(disabled.body).toMatchObject({ enabled: false, disabledReason: 'consecutive_failures' });

@@ -83,13 +83,25 @@ export const fenceOf = (delivery: ClaimedDelivery): Fence => ({
   attempt: delivery.attempt,
 });
 
-/** Why a failed, applied completion disables the endpoint (given its new failure count), if it does. */
-export function disableReason(input: CompleteInput, failures: number): DisabledReason | undefined {
+/** The endpoint's failure streak after a failed completion: its length and when it began. */
+export interface FailureStreak {
+  readonly failures: number;
+  /** The first failed attempt of the streak (ms); unset on rows from before it was recorded. */
+  readonly since?: number;
+}
+
+/**
+ * Why a failed, applied completion disables the endpoint, if it does: a 410, or a streak both long
+ * enough (`disableAfterFailures`) and old enough (`disableAfterFailingForMs`). The count alone would
+ * switch off a busy endpoint within a second of an outage.
+ */
+export function disableReason(input: CompleteInput, streak: FailureStreak): DisabledReason | undefined {
   if (input.disable) return input.disable;
   const threshold = input.disableAfterFailures;
-  return threshold !== undefined && threshold > 0 && failures >= threshold
-    ? 'consecutive_failures'
-    : undefined;
+  if (threshold === undefined || threshold <= 0 || streak.failures < threshold) return undefined;
+  const forMs = input.disableAfterFailingForMs ?? 0;
+  if (forMs > 0 && (streak.since === undefined || input.now - streak.since < forMs)) return undefined;
+  return 'consecutive_failures';
 }
 
 export interface PendingCompletion {

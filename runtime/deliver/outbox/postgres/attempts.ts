@@ -23,11 +23,14 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
        VALUES ($1, $9, $10, $3, $11, $12, $13, $14, $15, $16, $17)
      ), e AS (
        UPDATE ${T.endpoints}
-       SET consecutive_failures = CASE WHEN $18 THEN consecutive_failures + 1 ELSE 0 END
+       SET consecutive_failures = CASE WHEN $18 THEN consecutive_failures + 1 ELSE 0 END,
+           failing_since = CASE WHEN NOT $18 THEN NULL
+             WHEN consecutive_failures = 0 OR failing_since IS NULL THEN $11 ELSE failing_since END
        WHERE id = $10 AND EXISTS (SELECT 1 FROM d) AND ($18 OR consecutive_failures <> 0)
-       RETURNING consecutive_failures
+       RETURNING consecutive_failures, failing_since
      )
-     SELECT (SELECT count(*) FROM d)::int AS applied, (SELECT consecutive_failures FROM e) AS failures`,
+     SELECT (SELECT count(*) FROM d)::int AS applied, (SELECT consecutive_failures FROM e) AS failures,
+       (SELECT failing_since FROM e) AS failing_since`,
   );
 
   const completeOn = async (db: Queryable, input: CompleteInput): Promise<CompleteResult> => {
@@ -55,7 +58,11 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
     ]);
     if (row?.applied !== 1) return { applied: false };
     if (!plan.failed) return { applied: true };
-    const reason = disableReason(input, row.failures === null ? 0 : Number(row.failures));
+    const since = row.failing_since === null ? undefined : pgColumns.time(row.failing_since);
+    const reason = disableReason(input, {
+      failures: row.failures === null ? 0 : Number(row.failures),
+      ...(since !== undefined ? { since } : {}),
+    });
     if (!reason) return { applied: true };
     // Conditional on `enabled`, so exactly one completion reports (and hooks) the disabling.
     const [disabled] = await q(
@@ -92,7 +99,7 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
        SELECT id, message_id, endpoint_id, attempt, started_at, duration_ms, status_code, snippet, 'succeeded'
        FROM i ORDER BY n
      ), e AS (
-       UPDATE ${T.endpoints} SET consecutive_failures = 0
+       UPDATE ${T.endpoints} SET consecutive_failures = 0, failing_since = NULL
        WHERE id IN (SELECT endpoint_id FROM d) AND consecutive_failures <> 0
      )
      SELECT (d.id IS NOT NULL) AS applied FROM i LEFT JOIN d ON d.id = i.id ORDER BY i.n`,

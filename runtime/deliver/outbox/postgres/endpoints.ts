@@ -130,7 +130,8 @@ export function pgEndpoints(ctx: PgContext): EndpointRegistry {
       return ctx.inTransaction(async (c) => {
         const [row] = await q(
           c,
-          `UPDATE ${T.endpoints} SET enabled = true, disabled_reason = NULL, consecutive_failures = 0, updated_at = $2
+          `UPDATE ${T.endpoints} SET enabled = true, disabled_reason = NULL, consecutive_failures = 0, failing_since = NULL,
+             updated_at = $2
            WHERE id = $1 AND ${ownTenant(3)} RETURNING *`,
           [id, date(now), tenant],
         );

@@ -62,6 +62,7 @@ const ADDED_COLUMNS = [
   ['endpoints', 'tenant'],
   ['deliveries', 'ordering_key'],
   ['endpoints', 'verified_at'],
+  ['endpoints', 'failing_since'],
 ] as const;
 
 export async function createSchema(c: PoolClient, T: PgTables, codec: SecretCodec): Promise<void> {
@@ -103,6 +104,7 @@ async function migrate(c: PoolClient, T: PgTables): Promise<void> {
       disabled_reason text,
       verified_at timestamptz,
       consecutive_failures integer NOT NULL DEFAULT 0,
+      failing_since timestamptz,
       rate_limit double precision,
       rate_tat timestamptz,
       description text,
@@ -164,6 +166,10 @@ async function migrate(c: PoolClient, T: PgTables): Promise<void> {
   // keeps the common case lock-free, the clause keeps a repeat harmless.
   if (!(await hasColumn(c, T, 'endpoints', 'verified_at'))) {
     await c.query(`ALTER TABLE ${T.endpoints} ADD COLUMN IF NOT EXISTS verified_at timestamptz`);
+  }
+  // Tables made before the failure streak's start was kept: a streak under way restarts its clock.
+  if (!(await hasColumn(c, T, 'endpoints', 'failing_since'))) {
+    await c.query(`ALTER TABLE ${T.endpoints} ADD COLUMN IF NOT EXISTS failing_since timestamptz`);
   }
   // Retention's pass over messages that matched no endpoint (no delivery leads to them) reads the
   // old ones through this index instead of the whole table. Added in place to older outboxes.

@@ -18,9 +18,12 @@ export function sqliteAttempts(ctx: SqliteContext): AttemptLog {
     attemptInsert: `INSERT INTO ${T.attempts} (delivery_id, message_id, endpoint_id, attempt, started_at, duration_ms,
          status_code, error_code, error, response_snippet, outcome)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    resetFailures: `UPDATE ${T.endpoints} SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0`,
-    countFailure: `UPDATE ${T.endpoints} SET consecutive_failures = consecutive_failures + 1 WHERE id = ?
-       RETURNING consecutive_failures`,
+    resetFailures: `UPDATE ${T.endpoints} SET consecutive_failures = 0, failing_since = NULL
+       WHERE id = ? AND consecutive_failures <> 0`,
+    // The streak's start: the attempt that opened it (a row from before the column: this one).
+    countFailure: `UPDATE ${T.endpoints} SET consecutive_failures = consecutive_failures + 1,
+         failing_since = CASE WHEN consecutive_failures = 0 OR failing_since IS NULL THEN ? ELSE failing_since END
+       WHERE id = ? RETURNING consecutive_failures, failing_since`,
     disable: `UPDATE ${T.endpoints} SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1
        RETURNING *`,
   };
@@ -66,8 +69,13 @@ export function sqliteAttempts(ctx: SqliteContext): AttemptLog {
       return { applied: true };
     }
     reset.delete(endpointId);
-    const counted = stmt(d, SQL.countFailure).get(endpointId) as { consecutive_failures: number } | undefined;
-    const reason = disableReason(input, counted?.consecutive_failures ?? 0);
+    const counted = stmt(d, SQL.countFailure).get(attempt.startedAt, endpointId) as
+      | { consecutive_failures: number; failing_since: number | null }
+      | undefined;
+    const reason = disableReason(input, {
+      failures: counted?.consecutive_failures ?? 0,
+      ...(counted?.failing_since != null ? { since: counted.failing_since } : {}),
+    });
     if (!reason) return { applied: true };
     // Conditional on `enabled`, so exactly one completion reports (and hooks) the disabling.
     const row = stmt(d, SQL.disable).get(reason, now, endpointId) as Row | undefined;

@@ -129,7 +129,7 @@ export function sqliteEndpoints(ctx: SqliteContext): EndpointRegistry {
         .transaction(() => {
           const changed = stmt(
             d,
-            `UPDATE ${T.endpoints} SET enabled = 1, disabled_reason = NULL, consecutive_failures = 0, updated_at = ?
+            `UPDATE ${T.endpoints} SET enabled = 1, disabled_reason = NULL, consecutive_failures = 0, failing_since = NULL, updated_at = ?
              WHERE id = ? AND ${ownTenant}`,
           ).run(now, id, tenant).changes;
           if (changed === 0) return undefined;

@@ -36,6 +36,7 @@ export function createSchema(d: Db, T: SqliteTables, codec: SecretCodec): void {
         disabled_reason TEXT,
         verified_at INTEGER,
         consecutive_failures INTEGER NOT NULL DEFAULT 0,
+        failing_since INTEGER,
         rate_limit REAL,
         rate_tat INTEGER,
         description TEXT,
@@ -104,6 +105,10 @@ export function createSchema(d: Db, T: SqliteTables, codec: SecretCodec): void {
     // verification on each is challenged before it is enabled again.
     if (!hasColumn(d, T.endpoints, 'verified_at')) {
       d.exec(`ALTER TABLE ${T.endpoints} ADD COLUMN verified_at INTEGER`);
+    }
+    // Tables made before the failure streak's start was kept: a streak under way restarts its clock.
+    if (!hasColumn(d, T.endpoints, 'failing_since')) {
+      d.exec(`ALTER TABLE ${T.endpoints} ADD COLUMN failing_since INTEGER`);
     }
     // Ordering keys (FIFO per key and endpoint): the rowid is the send order (writes are serial;
     // VACUUM renumbers rowids in rowid order, which keeps it). The index holds only
