@@ -298,13 +298,16 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
     },
   );
 
+  const DAY = 24 * 60 * 60 * 1000;
+  const failing: Reply = (_req, res) => {
+    res.statusCode = 500;
+    res.end();
+  };
+
   it.skipIf(fixture.skip)(
     'N consecutive failed attempts disable the endpoint and call the hook once (no time window)',
     async () => {
-      reply = (_req, res) => {
-        res.statusCode = 500;
-        res.end();
-      };
+      reply = failing;
       const { sender, worker, manager, endpoint, disabled } = await setup({
         disableAfterFailures: 3,
         disableAfterFailingForMs: 0,
@@ -320,12 +323,6 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
       expect(enabled).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null });
     },
   );
-
-  const DAY = 24 * 60 * 60 * 1000;
-  const failing: Reply = (_req, res) => {
-    res.statusCode = 500;
-    res.end();
-  };
 
   it.skipIf(fixture.skip)(
     'by default a streak disables the endpoint only once it is 5 days old, however many failures',

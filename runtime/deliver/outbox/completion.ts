@@ -87,7 +87,7 @@ export const fenceOf = (delivery: ClaimedDelivery): Fence => ({
 export interface FailureStreak {
   readonly failures: number;
   /** The first failed attempt of the streak (ms); unset on rows from before it was recorded. */
-  readonly since?: number;
+  readonly since: number | undefined;
 }
 
 /**

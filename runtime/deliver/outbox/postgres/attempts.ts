@@ -58,10 +58,9 @@ export function pgAttempts(ctx: PgContext): AttemptLog {
     ]);
     if (row?.applied !== 1) return { applied: false };
     if (!plan.failed) return { applied: true };
-    const since = row.failing_since === null ? undefined : pgColumns.time(row.failing_since);
     const reason = disableReason(input, {
       failures: row.failures === null ? 0 : Number(row.failures),
-      ...(since !== undefined ? { since } : {}),
+      since: row.failing_since === null ? undefined : pgColumns.time(row.failing_since),
     });
     if (!reason) return { applied: true };
     // Conditional on `enabled`, so exactly one completion reports (and hooks) the disabling.

@@ -74,7 +74,7 @@ export function sqliteAttempts(ctx: SqliteContext): AttemptLog {
       | undefined;
     const reason = disableReason(input, {
       failures: counted?.consecutive_failures ?? 0,
-      ...(counted?.failing_since != null ? { since: counted.failing_since } : {}),
+      since: counted?.failing_since ?? undefined,
     });
     if (!reason) return { applied: true };
     // Conditional on `enabled`, so exactly one completion reports (and hooks) the disabling.
