@@ -14,67 +14,68 @@ import type {
 import { resolveTenant } from '../../tenant.js';
 import { type Row, toDelivery } from '../rows.js';
 import { sqliteClaim } from './claim.js';
-import { asDb, type SqliteContext, sqliteColumns } from './context.js';
+import { asDb, type Db, type SqliteContext, sqliteColumns } from './context.js';
 
 export function sqliteQueue(ctx: SqliteContext): DeliveryQueue {
   const { T, stmt, tenantOf, ofTenant } = ctx;
   const deliveryColumns = `d.*, m.event_type AS event_type`;
   const deliveryFrom = `${T.deliveries} d JOIN ${T.messages} m ON m.id = d.message_id`;
 
+  const enqueueIn = (d: Db, message: NewMessage, options: EnqueueOptions, tenant: string): EnqueueResult => {
+    const inserted = stmt(
+      d,
+      `INSERT OR IGNORE INTO ${T.messages} (id, event_type, body, headers, created_at) VALUES (?, ?, ?, ?, ?)`,
+    ).run(message.id, message.eventType, message.body, JSON.stringify(message.headers), message.createdAt);
+    if (inserted.changes === 0) {
+      // Same message id sent again: idempotent, the first send's deliveries stand.
+      const ids = stmt(d, `SELECT id FROM ${T.deliveries} WHERE message_id = ? ORDER BY id`).all(
+        message.id,
+      ) as { id: string }[];
+      return { messageId: message.id, deliveryIds: ids.map((r) => r.id) };
+    }
+    const only = options.endpointIds ? JSON.stringify(options.endpointIds) : null;
+    // Delivery ids lead with the creation time (12 hex digits of ms) and end with 48 random bits:
+    // inserts into the id indexes (deliveries, attempts by delivery) then append instead of
+    // dirtying a random page each, and pages written per commit are most of a commit's cost.
+    const rows = stmt(
+      d,
+      `INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at,
+         ordering_key)
+       SELECT 'dlv_' || printf('%012x', ?) || lower(hex(randomblob(6))), ?, e.id, 'pending', 0, ?, ?, ?, ?
+       FROM ${T.endpoints} e
+       WHERE e.tenant = ?
+         AND EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ? OR j.value = '*')
+         AND (? IS NULL OR e.id IN (SELECT value FROM json_each(?)))
+       RETURNING id`,
+    ).all(
+      Math.max(0, Math.floor(message.createdAt)),
+      message.id,
+      message.createdAt,
+      message.createdAt,
+      message.createdAt,
+      options.orderingKey ?? null,
+      tenant,
+      message.eventType,
+      only,
+      only,
+    ) as { id: string }[];
+    return { messageId: message.id, deliveryIds: rows.map((r) => r.id) };
+  };
+  const enqueues = new WeakMap<Db, typeof enqueueIn>();
+
   return {
     async enqueue(message: NewMessage, options: EnqueueOptions = {}): Promise<EnqueueResult> {
       const tenant = resolveTenant(ctx.tenancy, options.tenant, 'send');
       const own = await ctx.db();
       const d = options.tx === undefined ? own : asDb(options.tx);
-      // A savepoint nests inside the caller's transaction and is a transaction of its own otherwise.
-      return d
-        .transaction(() => {
-          const inserted = stmt(
-            d,
-            `INSERT OR IGNORE INTO ${T.messages} (id, event_type, body, headers, created_at) VALUES (?, ?, ?, ?, ?)`,
-          ).run(
-            message.id,
-            message.eventType,
-            message.body,
-            JSON.stringify(message.headers),
-            message.createdAt,
-          );
-          if (inserted.changes === 0) {
-            // Same message id sent again: idempotent, the first send's deliveries stand.
-            const ids = stmt(d, `SELECT id FROM ${T.deliveries} WHERE message_id = ? ORDER BY id`).all(
-              message.id,
-            ) as { id: string }[];
-            return { messageId: message.id, deliveryIds: ids.map((r) => r.id) };
-          }
-          const only = options.endpointIds ? JSON.stringify(options.endpointIds) : null;
-          // Delivery ids lead with the creation time (12 hex digits of ms) and end with 48 random bits:
-          // inserts into the id indexes (deliveries, attempts by delivery) then append instead of
-          // dirtying a random page each, and pages written per commit are most of a commit's cost.
-          const rows = stmt(
-            d,
-            `INSERT INTO ${T.deliveries} (id, message_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at,
-               ordering_key)
-             SELECT 'dlv_' || printf('%012x', ?) || lower(hex(randomblob(6))), ?, e.id, 'pending', 0, ?, ?, ?, ?
-             FROM ${T.endpoints} e
-             WHERE e.tenant = ?
-               AND EXISTS (SELECT 1 FROM json_each(e.events) j WHERE j.value = ? OR j.value = '*')
-               AND (? IS NULL OR e.id IN (SELECT value FROM json_each(?)))
-             RETURNING id`,
-          ).all(
-            Math.max(0, Math.floor(message.createdAt)),
-            message.id,
-            message.createdAt,
-            message.createdAt,
-            message.createdAt,
-            options.orderingKey ?? null,
-            tenant,
-            message.eventType,
-            only,
-            only,
-          ) as { id: string }[];
-          return { messageId: message.id, deliveryIds: rows.map((r) => r.id) };
-        })
-        .immediate();
+      let run = enqueues.get(d);
+      if (run === undefined) {
+        // A savepoint nests inside the caller's transaction and is a transaction of its own otherwise.
+        // Made once per connection: building a transaction function per send is measurable.
+        run = d.transaction(enqueueIn).immediate;
+        enqueues.set(d, run);
+      }
+      return run(d, message, options, tenant);
     },
 
     claim: sqliteClaim(ctx),
