@@ -41,6 +41,12 @@ export interface Endpoint {
    */
   readonly verifiedAt?: number;
   readonly consecutiveFailures: number;
+  /**
+   * When the current failure streak's first failed attempt started (ms since the epoch); unset while
+   * the last attempt succeeded. The streak disables the endpoint only once it is the worker's
+   * `disableAfterFailingForMs` old.
+   */
+  readonly failingSince?: number;
   /** Deliveries per second to this endpoint (across all workers); unset = the worker default. */
   readonly rateLimit?: number;
   readonly description?: string;

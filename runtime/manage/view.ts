@@ -12,6 +12,8 @@ export interface EndpointView {
   /** When the endpoint last passed verification at its URL (ISO 8601); null = never. */
   readonly verifiedAt: string | null;
   readonly consecutiveFailures: number;
+  /** When the current failure streak began (ISO 8601); null while the last attempt succeeded. */
+  readonly failingSince: string | null;
   readonly rateLimit: number | null;
   readonly description: string | null;
   readonly createdAt: string;
@@ -29,6 +31,7 @@ export function toEndpointView(endpoint: Endpoint): EndpointView {
     disabledReason: endpoint.disabledReason ?? null,
     verifiedAt: endpoint.verifiedAt !== undefined ? new Date(endpoint.verifiedAt).toISOString() : null,
     consecutiveFailures: endpoint.consecutiveFailures,
+    failingSince: endpoint.failingSince !== undefined ? new Date(endpoint.failingSince).toISOString() : null,
     rateLimit: endpoint.rateLimit ?? null,
     description: endpoint.description ?? null,
     createdAt: new Date(endpoint.createdAt).toISOString(),

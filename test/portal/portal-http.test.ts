@@ -184,14 +184,21 @@ describe('portal over HTTP', () => {
   });
 
   it('lets A see, redeliver and disable its own endpoint', async () => {
+    await expect
+      .poll(async () => (await portal.outbox.getEndpoint(endpointA))?.failingSince, { timeout: 10_000 })
+      .toBeTypeOf('number');
     const page = await (await a.get(`${P}/endpoints/${endpointA}`)).text();
     expect(page).toContain(deliveryA);
+    // The receiver answers 503: the failure streak and when it began are on the page.
+    expect(page).toContain('<dt>Failing since</dt>');
     const disabled = await a.post(`${P}/endpoints/${endpointA}/disable`, { _csrf: await a.csrf() });
     expect(disabled.status).toBe(303);
     expect(disabled.headers.get('location')).toBe(`${P}/endpoints/${endpointA}?notice=disabled`);
     expect((await portal.outbox.getEndpoint(endpointA))?.enabled).toBe(false);
     expect((await a.post(`${P}/endpoints/${endpointA}/enable`, { _csrf: await a.csrf() })).status).toBe(303);
     expect((await portal.outbox.getEndpoint(endpointA))?.enabled).toBe(true);
+    // Enabling starts the streak over.
+    expect(await (await a.get(`${P}/endpoints/${endpointA}`)).text()).not.toContain('Failing since');
   });
 
   it('signs out: the cookie is cleared', async () => {

@@ -337,7 +337,11 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
       for (let i = 0; i < 8; i++) await sender.send('pet.adopted', { petId: `p${i}`, by: 'ann' });
       await worker.runOnce();
       expect(disabled).toHaveLength(0);
-      expect(await manager.get(endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 8 });
+      expect(await manager.get(endpoint.id)).toMatchObject({
+        enabled: true,
+        consecutiveFailures: 8,
+        failingSince: new Date(start).toISOString(),
+      });
       clock.set(start + 5 * DAY - 60_000);
       await sender.send('pet.adopted', { petId: 'late', by: 'ann' });
       await worker.runOnce();
@@ -352,12 +356,17 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
         disabledReason: 'consecutive_failures',
       });
       // Re-enabled, the streak starts over: its clock too.
-      await manager.enable(endpoint.id);
+      expect(await manager.enable(endpoint.id)).toMatchObject({ failingSince: null });
       clock.advance(DAY);
+      const restarted = clock.now();
       for (let i = 0; i < 4; i++) await sender.send('pet.adopted', { petId: `r${i}`, by: 'ann' });
       await worker.runOnce();
       expect(disabled).toHaveLength(1);
-      expect(await manager.get(endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 4 });
+      expect(await manager.get(endpoint.id)).toMatchObject({
+        enabled: true,
+        consecutiveFailures: 4,
+        failingSince: new Date(restarted).toISOString(),
+      });
     },
   );
 
@@ -375,7 +384,7 @@ describe.each(outboxFixtures)('sender engine on $name', (fixture) => {
     reply = (_req, res) => res.end('ok');
     await sender.send('pet.adopted', { petId: 'ok', by: 'ann' });
     await worker.runOnce();
-    expect((await manager.get(endpoint.id)).consecutiveFailures).toBe(0);
+    expect(await manager.get(endpoint.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
     reply = failing;
     clock.set(start + 2 * DAY);
     for (let i = 0; i < 3; i++) await sender.send('pet.adopted', { petId: `b${i}`, by: 'ann' });

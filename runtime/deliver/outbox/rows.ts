@@ -33,6 +33,7 @@ export function toEndpoint(r: Row, columns: Columns, codec: SecretCodec): Endpoi
     ...(r.disabled_reason ? { disabledReason: r.disabled_reason as DisabledReason } : {}),
     ...(present(r.verified_at) ? { verifiedAt: columns.time(r.verified_at) } : {}),
     consecutiveFailures: r.consecutive_failures as number,
+    ...(present(r.failing_since) ? { failingSince: columns.time(r.failing_since) } : {}),
     ...(present(r.rate_limit) ? { rateLimit: Number(r.rate_limit) } : {}),
     ...(present(r.description) ? { description: r.description as string } : {}),
     createdAt: columns.time(r.created_at),

@@ -84,6 +84,7 @@ ${notice}
 <dt>State</dt><dd>${stateOf(endpoint)}</dd>
 ${verifiedRow(endpoint)}
 <dt>Failures in a row</dt><dd>${endpoint.consecutiveFailures}</dd>
+${endpoint.failingSince === null ? '' : html`<dt>Failing since</dt><dd>${time(Date.parse(endpoint.failingSince))}</dd>`}
 <dt>Created</dt><dd>${time(Date.parse(endpoint.createdAt))}</dd>
 <dt>Updated</dt><dd>${time(Date.parse(endpoint.updatedAt))}</dd>
 </dl>
