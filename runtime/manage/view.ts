@@ -20,6 +20,9 @@ export interface EndpointView {
   readonly updatedAt: string;
 }
 
+const isoOrNull = (ms: number | undefined): string | null =>
+  ms === undefined ? null : new Date(ms).toISOString();
+
 export function toEndpointView(endpoint: Endpoint): EndpointView {
   return {
     id: endpoint.id,
@@ -29,9 +32,9 @@ export function toEndpointView(endpoint: Endpoint): EndpointView {
     events: endpoint.events,
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason ?? null,
-    verifiedAt: endpoint.verifiedAt !== undefined ? new Date(endpoint.verifiedAt).toISOString() : null,
+    verifiedAt: isoOrNull(endpoint.verifiedAt),
     consecutiveFailures: endpoint.consecutiveFailures,
-    failingSince: endpoint.failingSince !== undefined ? new Date(endpoint.failingSince).toISOString() : null,
+    failingSince: isoOrNull(endpoint.failingSince),
     rateLimit: endpoint.rateLimit ?? null,
     description: endpoint.description ?? null,
     createdAt: new Date(endpoint.createdAt).toISOString(),

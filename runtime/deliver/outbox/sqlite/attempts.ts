@@ -5,7 +5,7 @@
 import type { AttemptLog, CompleteInput, CompleteResult } from '../../outbox.js';
 import { completionBatcher, disableReason, type PendingCompletion, planCompletion } from '../completion.js';
 import { type Row, toAttempt } from '../rows.js';
-import { type Db, type SqliteContext, sqliteColumns } from './context.js';
+import { type Db, immediateOn, type SqliteContext, sqliteColumns } from './context.js';
 
 export function sqliteAttempts(ctx: SqliteContext): AttemptLog {
   const { T, stmt } = ctx;
@@ -82,19 +82,10 @@ export function sqliteAttempts(ctx: SqliteContext): AttemptLog {
     return row ? { applied: true, disabled: { endpoint: ctx.toEndpoint(row), reason } } : { applied: true };
   };
 
-  // Made once per connection: building a transaction function per batch is measurable.
-  const transactions = new WeakMap<Db, (d: Db, items: PendingCompletion[]) => CompleteResult[]>();
-  const completeAll = (d: Db) => {
-    let run = transactions.get(d);
-    if (!run) {
-      run = d.transaction((db: Db, items: PendingCompletion[]) => {
-        const reset = new Set<string>();
-        return items.map((item) => completeOne(db, item.input, reset));
-      }).immediate;
-      transactions.set(d, run);
-    }
-    return run;
-  };
+  const completeAll = immediateOn((db: Db, items: PendingCompletion[]): CompleteResult[] => {
+    const reset = new Set<string>();
+    return items.map((item) => completeOne(db, item.input, reset));
+  });
 
   // Completions of one event-loop turn share one transaction (one WAL commit); a failed batch rolls
   // back as a whole and its deliveries are retried when their leases expire.

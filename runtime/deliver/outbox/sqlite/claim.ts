@@ -7,7 +7,7 @@
 import { pickCandidates } from '../../claim-filter.js';
 import type { ClaimedDelivery, ClaimOptions, Endpoint } from '../../outbox.js';
 import { type Row, toHeaders } from '../rows.js';
-import { type Db, type SqliteContext, sqliteColumns } from './context.js';
+import { type Db, immediateOn, type SqliteContext, sqliteColumns } from './context.js';
 
 type Candidate = { id: string; endpoint_id: string; rate_limit: number | null; rate_tat: number | null };
 
@@ -91,15 +91,9 @@ export function sqliteClaim(ctx: SqliteContext): (options: ClaimOptions) => Prom
     });
   };
 
-  // The transaction function is made once per connection: building one per claim is measurable.
-  const transactions = new WeakMap<Db, (d: Db, options: ClaimOptions) => ClaimedDelivery[]>();
+  const claimOn = immediateOn(claimIn);
   return async (options) => {
     const d = await ctx.db();
-    let run = transactions.get(d);
-    if (!run) {
-      run = d.transaction(claimIn).immediate;
-      transactions.set(d, run);
-    }
-    return run(d, options);
+    return claimOn(d)(d, options);
   };
 }

@@ -13,6 +13,25 @@ import { createSchema, type SqliteTables, sqliteTables } from './schema.js';
 export type Db = BetterSqlite3.Database;
 export type { SqliteTables };
 
+/**
+ * `fn` as a `BEGIN IMMEDIATE` transaction of the connection it is given (a savepoint inside a
+ * caller's transaction), made once per connection: building a transaction function per call is
+ * measurable on the claim, completion and enqueue paths.
+ */
+export function immediateOn<A extends unknown[], R>(
+  fn: (d: Db, ...args: A) => R,
+): (d: Db) => (d: Db, ...args: A) => R {
+  const made = new WeakMap<Db, (d: Db, ...args: A) => R>();
+  return (d) => {
+    let run = made.get(d);
+    if (run === undefined) {
+      run = d.transaction(fn).immediate;
+      made.set(d, run);
+    }
+    return run;
+  };
+}
+
 export const sqliteColumns: Columns = {
   time: (v) => v as number,
   list: (v) => JSON.parse(v as string) as string[],

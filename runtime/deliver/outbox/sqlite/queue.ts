@@ -14,7 +14,7 @@ import type {
 import { resolveTenant } from '../../tenant.js';
 import { type Row, toDelivery } from '../rows.js';
 import { sqliteClaim } from './claim.js';
-import { asDb, type Db, type SqliteContext, sqliteColumns } from './context.js';
+import { asDb, type Db, immediateOn, type SqliteContext, sqliteColumns } from './context.js';
 
 export function sqliteQueue(ctx: SqliteContext): DeliveryQueue {
   const { T, stmt, tenantOf, ofTenant } = ctx;
@@ -61,21 +61,15 @@ export function sqliteQueue(ctx: SqliteContext): DeliveryQueue {
     ) as { id: string }[];
     return { messageId: message.id, deliveryIds: rows.map((r) => r.id) };
   };
-  const enqueues = new WeakMap<Db, typeof enqueueIn>();
+  // A savepoint nests inside the caller's transaction and is a transaction of its own otherwise.
+  const enqueueOn = immediateOn(enqueueIn);
 
   return {
     async enqueue(message: NewMessage, options: EnqueueOptions = {}): Promise<EnqueueResult> {
       const tenant = resolveTenant(ctx.tenancy, options.tenant, 'send');
       const own = await ctx.db();
       const d = options.tx === undefined ? own : asDb(options.tx);
-      let run = enqueues.get(d);
-      if (run === undefined) {
-        // A savepoint nests inside the caller's transaction and is a transaction of its own otherwise.
-        // Made once per connection: building a transaction function per send is measurable.
-        run = d.transaction(enqueueIn).immediate;
-        enqueues.set(d, run);
-      }
-      return run(d, message, options, tenant);
+      return enqueueOn(d)(d, message, options, tenant);
     },
 
     claim: sqliteClaim(ctx),
