@@ -298,7 +298,8 @@ async function main(): Promise<void> {
     mixed: number;
   }[] = [];
   // One send in four carries an ordering key (64 keys): the claim skips a key's later deliveries.
-  const mixedKey = (i: number) => (i % 4 === 0 ? `customer-${i % 64}` : undefined);
+  // (i / 4) % 64, not i % 64: of the multiples of 4, i % 64 takes only 16 values.
+  const mixedKey = (i: number) => (i % 4 === 0 ? `customer-${(i / 4) % 64}` : undefined);
   const sqliteRun = async (key?: (i: number) => string | undefined) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
     try {
