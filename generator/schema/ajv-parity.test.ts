@@ -14,7 +14,13 @@ function agree(named: Record<string, JsonSchema>, values: readonly unknown[]): v
   const module = renderModule(named);
   const zodSchema = loadSchemas(module.schemas)['SubjectSchema'];
   const ajv = createAjv(named)('Subject');
+  const hasMultipleOf = JSON.stringify(named).includes('"multipleOf"');
   for (const value of values) {
+    // ajv checks multipleOf as `x / m === parseInt(x / m)`: beyond 2^53 the division rounds (it
+    // calls 2^60 a multiple of 3) and from 1e21 parseInt misreads the exponent form (it rejects
+    // 1e21 as a multiple of 1). The emitted `x % m === 0` is exact; values holding such a number,
+    // at any depth, are not compared.
+    if (hasMultipleOf && holdsUnsafeNumber(value)) continue;
     const expected = ajv(value);
     const actual = zodSchema?.safeParse(value).success;
     if (actual !== expected) {
@@ -142,27 +148,7 @@ describe('emitted zod accepts exactly what ajv accepts', () => {
         schemaArb.chain((schema) =>
           fc.tuple(fc.constant(schema), fc.array(valueFor(schema), { minLength: 1, maxLength: 8 })),
         ),
-        ([schema, values]) => {
-          const named = { Subject: schema as JsonSchema };
-          const module = renderModule(named);
-          const zodSchema = loadSchemas(module.schemas)['SubjectSchema'];
-          const ajv = createAjv(named)('Subject');
-          const hasMultipleOf = JSON.stringify(schema).includes('"multipleOf"');
-          for (const value of values) {
-            // ajv checks multipleOf as `x / m === parseInt(x / m)`: beyond 2^53 the division rounds (it
-            // calls 2^60 a multiple of 3) and from 1e21 parseInt misreads the exponent form (it rejects
-            // 1e21 as a multiple of 1). The emitted `x % m === 0` is exact; values holding such a number,
-            // at any depth, are not compared.
-            if (hasMultipleOf && holdsUnsafeNumber(value)) continue;
-            const expected = ajv(value);
-            const actual = zodSchema?.safeParse(value).success;
-            if (actual !== expected) {
-              throw new Error(
-                `disagreement on ${JSON.stringify(value)}: ajv ${expected}, zod ${actual}\nschema: ${JSON.stringify(schema)}\n${module.schemas}`,
-              );
-            }
-          }
-        },
+        ([schema, values]) => agree({ Subject: schema as JsonSchema }, values),
       ),
       { numRuns: 150 },
     );
