@@ -33,7 +33,7 @@ export interface DeliveryWorkerOptions {
   readonly rateLimitPerEndpoint?: number;
   /** Deadline of one attempt (connect + response). Default 5000 ms. */
   readonly timeoutMs?: number;
-  /** How long a claim is exclusive; must exceed `timeoutMs`. Default `max(30 s, 2 × timeoutMs + 5 s)`. */
+  /** How long a claim is exclusive; must exceed `timeoutMs`. Default `max(30 s, 3 × timeoutMs + 5 s)`. */
   readonly leaseMs?: number;
   /** Idle wait between claims when nothing is due. Default 500 ms. */
   readonly pollIntervalMs?: number;

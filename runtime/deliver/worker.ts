@@ -42,6 +42,15 @@ export type {
 /** An endpoint failing for 5 days without a success is disabled (with enough failures). */
 const DISABLE_AFTER_FAILING_FOR_MS = 5 * 24 * 60 * 60 * 1000;
 
+/**
+ * Deliveries a worker holds (in flight + claimed ahead), in multiples of its concurrency, and per
+ * endpoint in multiples of its cap: a full worker has two rounds queued behind the one in flight, so
+ * each claim can take a whole round (fewer, larger claims: each costs one commit) while another
+ * round covers the claim's round trip. The last queued delivery of a slow endpoint starts after two
+ * attempts at most, hence the default lease of three attempts.
+ */
+const HOLD = 3;
+
 const positiveInt = (value: number | undefined, fallback: number, name: string): number => {
   const v = value ?? fallback;
   if (!Number.isInteger(v) || v < 1)
@@ -63,7 +72,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const concurrency = positiveInt(options.concurrency, 16, 'concurrency');
   const perEndpoint = positiveInt(options.perEndpointConcurrency, concurrency, 'perEndpointConcurrency');
   const timeoutMs = positiveInt(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
-  const leaseMs = positiveInt(options.leaseMs, Math.max(30_000, 2 * timeoutMs + 5000), 'leaseMs');
+  const leaseMs = positiveInt(options.leaseMs, Math.max(30_000, HOLD * timeoutMs + 5000), 'leaseMs');
   if (leaseMs <= timeoutMs) {
     // A lease shorter than an attempt would let a second worker start the same attempt concurrently.
     throw new WebhookError(
@@ -121,8 +130,8 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   /** Deliveries whose exchange is over and whose verdict is not yet recorded. */
   let recording = 0;
   /**
-   * In flight per endpoint, and claimed beyond the free slots (up to `concurrency` more, and per
-   * endpoint up to its cap more), started as slots free up: a claim round trip then never leaves
+   * In flight per endpoint, and claimed beyond the free slots (up to `2 × concurrency` more, and
+   * per endpoint up to twice its cap more: `HOLD`), started as slots free up: a claim round trip then never leaves
    * slots idle while more is due. Their leases run meanwhile; `deliver` hands back one whose lease
    * ended before it started, and `stop` the rest.
    */
@@ -131,7 +140,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
 
-  /** `excluded`: endpoints not claimed for (the loop: twice their cap held; `runOnce`: their cap in flight). */
+  /** `excluded`: endpoints not claimed for (the loop: `HOLD` times their cap held; `runOnce`: their cap in flight). */
   const claim = (limit: number, excluded: readonly string[]) =>
     outbox.claim({
       owner: id,
@@ -207,17 +216,16 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
 
   // Claim in batches: waking on every finished attempt would cost one claim transaction per delivery.
   const minBatch = Math.max(1, Math.floor(concurrency / 4));
-  // While more is due the loop claims once half the read-ahead is used: bigger claims, fewer round
-  // trips, and half of it left to cover the claim's round trip.
-  const refill = Math.max(minBatch, Math.floor(concurrency / 2));
+  // While more is due the loop claims once a round's worth is free (see HOLD).
+  const refill = concurrency;
   /** The last claim was cut short by a limit (batch size or an endpoint's cap): more is due. */
   let saturated = false;
-  /** Endpoints the last claim left out (twice their cap held): claim again once one drops below. */
+  /** Endpoints the last claim left out (`HOLD` times their cap held): claim again once one drops below. */
   let blocked: ReadonlySet<string> = new Set();
   // Verdicts not yet written count once they pass `concurrency`: a slow database slows the claims.
-  const room = () => 2 * concurrency - busy - ready.length - Math.max(0, recording - concurrency);
+  const room = () => HOLD * concurrency - busy - ready.length - Math.max(0, recording - concurrency);
   const unblocked = (endpointId: string | undefined) =>
-    endpointId !== undefined && blocked.has(endpointId) && ready.held(endpointId) < 2 * perEndpoint;
+    endpointId !== undefined && blocked.has(endpointId) && ready.held(endpointId) < HOLD * perEndpoint;
   const claimable = (endpointId: string | undefined) =>
     room() >= refill && (saturated || unblocked(endpointId));
   function wakeIfClaimable(endpointId: string | undefined): void {
@@ -232,7 +240,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       let excluded: string[] = [];
       if (free >= minBatch || (busy === 0 && ready.length === 0 && free > 0)) {
         try {
-          excluded = ready.atLeast(2 * perEndpoint, false);
+          excluded = ready.atLeast(HOLD * perEndpoint, false);
           const batch = await claim(free, excluded);
           claimed = batch.length;
           capped = ready.admit(batch);
@@ -243,7 +251,7 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
       }
       if (!running) break;
       // Cut short by the batch size or an endpoint's cap: more is probably due, claim again once
-      // half the read-ahead is free. Otherwise nothing more is due now (except, maybe, for the
+      // a round's worth is free. Otherwise nothing more is due now (except, maybe, for the
       // endpoints left out, which wake the loop when they drop below their limit): poll later.
       saturated = claimed > 0 && (claimed === free || capped);
       blocked = new Set(excluded);

@@ -105,3 +105,53 @@ describe('ClaimedQueue', () => {
     );
   });
 });
+
+describe('claims under a backlog', () => {
+  it('take a whole round each, hold at most three rounds, and lease for three attempts', async () => {
+    const server = await startServer(async (req, res) => {
+      await readBody(req);
+      await new Promise((r) => setTimeout(r, 2));
+      res.end('ok');
+    });
+    servers.push(server);
+    const outbox = sqliteOutbox(path.join(dir, 'rounds.db'));
+    const contract = petContract();
+    const manager = createEndpointManager({ outbox, contract, urlPolicy: LOCAL });
+    await manager.register({ url: `${server.url}/hooks`, events: ['pet.adopted'] });
+    const sender = createSender(contract, { outbox });
+    const count = 200;
+    for (let i = 0; i < count; i++) await sender.send('pet.adopted', { petId: `p${i}`, by: 'w' });
+    const sizes: number[] = [];
+    const leases: number[] = [];
+    let held = 0;
+    let maxHeld = 0;
+    const claim = outbox.claim.bind(outbox);
+    const complete = outbox.complete.bind(outbox);
+    outbox.claim = async (options) => {
+      leases.push(options.leaseMs);
+      const batch = await claim(options);
+      if (batch.length > 0) sizes.push(batch.length);
+      held += batch.length;
+      maxHeld = Math.max(maxHeld, held);
+      return batch;
+    };
+    outbox.complete = async (input) => {
+      held--;
+      return complete(input);
+    };
+    const worker = createWorker({ outbox, contract, urlPolicy: LOCAL, concurrency: 8, timeoutMs: 20_000 });
+    worker.start();
+    const started = performance.now();
+    while ((await outbox.listDeliveries({ status: 'succeeded', limit: count })).length < count) {
+      if (performance.now() - started > 15_000) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await worker.stop();
+    await outbox.close();
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(count);
+    // The first claim fills the empty worker; every later one takes a round (8), the last the rest.
+    expect(sizes.slice(1, -1).every((n) => n === 8)).toBe(true);
+    expect(maxHeld).toBeLessThanOrEqual(24);
+    expect(new Set(leases)).toEqual(new Set([3 * 20_000 + 5000]));
+  }, 30_000);
+});
