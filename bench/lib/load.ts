@@ -8,14 +8,35 @@
  * verdict says NOT met even when the numbers clear the bar.
  */
 import os from 'node:os';
+import { machineTicks } from './proc-cpu.js';
 
 const cpus = os.availableParallelism?.() ?? os.cpus().length;
 const maxLoad = Number(process.env['BENCH_MAX_LOAD'] ?? cpus / 4);
 
-/** `load average 1.23 0.98 0.77 (2 CPUs)`. */
+/** `load average 1.23 0.98 0.77 (2 CPUs), steal 0.4 %` (steal: see `stealShare`). */
 export function loadAverage(): string {
   const [one = 0, five = 0, fifteen = 0] = os.loadavg();
-  return `load average ${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)} (${cpus} CPUs)`;
+  return `load average ${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)} (${cpus} CPUs)${steal()}`;
+}
+
+let lastTicks = machineTicks();
+
+/**
+ * The share of CPU time the hypervisor gave to other guests (steal) since the previous reading (or
+ * the bench's start): on a shared virtual machine it shows when a round ran on a busy host, which
+ * the load average does not.
+ */
+function stealShare(): number | undefined {
+  const now = machineTicks();
+  const before = lastTicks;
+  lastTicks = now;
+  if (now.total <= before.total) return undefined;
+  return (now.steal - before.steal) / (now.total - before.total);
+}
+
+function steal(): string {
+  const share = stealShare();
+  return share === undefined ? '' : `, steal ${(100 * share).toFixed(1)} %`;
 }
 
 export interface MachineLoad {
