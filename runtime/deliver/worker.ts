@@ -131,9 +131,9 @@ export function createWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   let recording = 0;
   /**
    * In flight per endpoint, and claimed beyond the free slots (up to `2 × concurrency` more, and
-   * per endpoint up to twice its cap more: `HOLD`), started as slots free up: a claim round trip then never leaves
-   * slots idle while more is due. Their leases run meanwhile; `deliver` hands back one whose lease
-   * ended before it started, and `stop` the rest.
+   * per endpoint up to twice its cap more: `HOLD`), started as slots free up: a claim round trip
+   * then never leaves slots idle while more is due. Their leases run meanwhile; `deliver` hands back
+   * one whose lease ended before it started, and `stop` the rest.
    */
   const ready = new ClaimedQueue(perEndpoint);
   let running = false;
