@@ -3,9 +3,9 @@
  * the endpoint's failure count kept) batched into one write transaction, and attempt history reads.
  */
 import type { AttemptLog, CompleteInput, CompleteResult } from '../../outbox.js';
-import { completionBatcher, disableReason, type PendingCompletion, planCompletion } from '../completion.js';
+import { disableReason, type PendingCompletion, planCompletion } from '../completion.js';
 import { type Row, toAttempt } from '../rows.js';
-import { type Db, immediateOn, type SqliteContext, sqliteColumns } from './context.js';
+import { type Db, type SqliteContext, sqliteColumns } from './context.js';
 
 export function sqliteAttempts(ctx: SqliteContext): AttemptLog {
   const { T, stmt } = ctx;
@@ -82,18 +82,41 @@ export function sqliteAttempts(ctx: SqliteContext): AttemptLog {
     return row ? { applied: true, disabled: { endpoint: ctx.toEndpoint(row), reason } } : { applied: true };
   };
 
-  const completeAll = immediateOn((db: Db, items: PendingCompletion[]): CompleteResult[] => {
+  const completeAll = (db: Db, items: PendingCompletion[]): CompleteResult[] => {
     const reset = new Set<string>();
     return items.map((item) => completeOne(db, item.input, reset));
-  });
+  };
 
-  // Completions of one event-loop turn share one transaction (one WAL commit); a failed batch rolls
-  // back as a whole and its deliveries are retried when their leases expire.
-  const complete = completionBatcher(async (items) => {
-    const d = await ctx.db();
-    const results = completeAll(d)(d, items);
-    for (const [i, item] of items.entries()) item.resolve(results[i] as CompleteResult);
-  });
+  // Completions of one event-loop turn are one write of the turn's transaction (with the claim, if
+  // any: turn-writes.ts); a failed batch rolls back as a whole and its deliveries are retried when
+  // their leases expire.
+  let turn: PendingCompletion[] | undefined;
+  const complete = (input: CompleteInput): Promise<CompleteResult> =>
+    new Promise<CompleteResult>((resolve, reject) => {
+      if (turn === undefined) {
+        const items: PendingCompletion[] = [];
+        turn = items;
+        ctx
+          .writeInTurn(
+            (d) => {
+              turn = undefined;
+              return completeAll(d, items);
+            },
+            { first: true },
+          )
+          .then(
+            (results) => {
+              for (const [i, item] of items.entries()) item.resolve(results[i] as CompleteResult);
+            },
+            (error: unknown) => {
+              // Failed before the write ran (the connection, BEGIN): later completions start anew.
+              if (turn === items) turn = undefined;
+              for (const item of items) item.reject(error);
+            },
+          );
+      }
+      turn.push({ input, resolve, reject });
+    });
 
   return {
     complete,

@@ -1,13 +1,14 @@
 /**
- * The SQLite claim: in one `BEGIN IMMEDIATE` transaction, scan expired leases then due pending rows
- * (index order, stopping at the limit), apply per-endpoint caps and rate limits, lease the chosen
- * rows and read them back with their messages and endpoints.
+ * The SQLite claim: in one `BEGIN IMMEDIATE` transaction (shared with the turn's completions:
+ * turn-writes.ts), scan expired leases then due pending rows (index order, stopping at the limit),
+ * apply per-endpoint caps and rate limits, lease the chosen rows and read them back with their
+ * messages and endpoints.
  */
 
 import { pickCandidates } from '../../claim-filter.js';
 import type { ClaimedDelivery, ClaimOptions, Endpoint } from '../../outbox.js';
 import { type Row, toHeaders } from '../rows.js';
-import { type Db, immediateOn, type SqliteContext, sqliteColumns } from './context.js';
+import { type Db, type SqliteContext, sqliteColumns } from './context.js';
 
 type Candidate = { id: string; endpoint_id: string; rate_limit: number | null; rate_tat: number | null };
 
@@ -91,9 +92,5 @@ export function sqliteClaim(ctx: SqliteContext): (options: ClaimOptions) => Prom
     });
   };
 
-  const claimOn = immediateOn(claimIn);
-  return async (options) => {
-    const d = await ctx.db();
-    return claimOn(d)(d, options);
-  };
+  return (options) => ctx.writeInTurn((d) => claimIn(d, options));
 }

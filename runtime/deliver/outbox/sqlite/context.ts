@@ -9,6 +9,7 @@ import type { SecretCodec } from '../../secret-box.js';
 import { scopeTenant, type Tenancy } from '../../tenant.js';
 import { type Columns, type Row, toEndpoint } from '../rows.js';
 import { createSchema, type SqliteTables, sqliteTables } from './schema.js';
+import { turnWrites, type WriteInTurn } from './turn-writes.js';
 
 export type Db = BetterSqlite3.Database;
 export type { SqliteTables };
@@ -45,6 +46,8 @@ export interface SqliteContext {
   readonly codec: SecretCodec;
   /** The connection, schema created (once). */
   db(): Promise<Db>;
+  /** The claim and completions of one event-loop turn, in one transaction (turn-writes.ts). */
+  readonly writeInTurn: WriteInTurn;
   /** The prepared statement of `sql` on `d`, cached by its text. */
   stmt(d: Db, sql: string): BetterSqlite3.Statement;
   toEndpoint(row: Row): Endpoint;
@@ -85,10 +88,11 @@ export function sqliteContext(
     return s;
   };
 
-  return {
+  const context: SqliteContext = {
     T,
     tenancy,
     codec,
+    writeInTurn: turnWrites(() => context.db()),
     db() {
       ready ??= (async () => {
         if (!db) {
@@ -122,6 +126,7 @@ export function sqliteContext(
       }
     },
   };
+  return context;
 }
 
 /** The connection a `send({ tx })` names. */
