@@ -8,6 +8,7 @@
  *   `go <id>`           start working the run's jobs (no reply: the bench watches the database)
  *   `pause <id>`        stop working, let what is in flight finish → `paused <id> <jobs handled>`
  *   `exit <id>`         close everything → `bye <id>`, exit
+ * BENCH_WORKER_PROFILE_DIR: see `startProfiler` below.
  * Every pool it opens carries the given application_name, so the bench can tell its PostgreSQL
  * backends (and their CPU) apart. Its own CPU the bench reads from /proc.
  * `outbox`: a delivery worker of the PostgreSQL outbox (claim under a lease, sign, POST, complete),
@@ -257,6 +258,37 @@ async function graphileWorker(): Promise<BenchWorker> {
   };
 }
 
+/**
+ * BENCH_WORKER_PROFILE_DIR: a CPU profile of each run, from `go` to `pause`, written there as
+ * `<application_name>-<pid>-<n>.cpuprofile` (Node's `--cpu-prof` writes only at a clean exit, which
+ * the bench's processes do not reach before they are stopped).
+ */
+const profileDir = process.env.BENCH_WORKER_PROFILE_DIR;
+const profiler = profileDir === undefined ? undefined : await startProfiler(profileDir);
+
+async function startProfiler(dir: string): Promise<{ start(): Promise<void>; stop(): Promise<void> }> {
+  const inspector = await import('node:inspector');
+  const fs = await import('node:fs');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  fs.mkdirSync(dir, { recursive: true });
+  let n = 0;
+  return {
+    start: async () => {
+      await post('Profiler.start');
+    },
+    stop: async () => {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      fs.writeFileSync(`${dir}/${applicationName}-${process.pid}-${++n}.cpuprofile`, JSON.stringify(profile));
+    },
+  };
+}
+
 const worker =
   mode === 'outbox' ? await outboxWorker() : mode === 'pgboss' ? await bossWorker() : await graphileWorker();
 process.stdout.write('ready\n');
@@ -271,9 +303,11 @@ lines.on('line', (line) => {
         await worker.prep(JSON.parse(rest.join(' ')) as Prep);
         process.stdout.write(`prepped ${id}\n`);
       } else if (command === 'go') {
+        await profiler?.start();
         worker.go();
       } else if (command === 'pause') {
         const handled = await worker.pause();
+        await profiler?.stop();
         process.stdout.write(`paused ${id} ${handled}\n`);
       } else if (command === 'exit') {
         await worker.close();
