@@ -8,30 +8,12 @@ import type { Endpoint, TenantScope } from '../../outbox.js';
 import type { SecretCodec } from '../../secret-box.js';
 import { scopeTenant, type Tenancy } from '../../tenant.js';
 import { type Columns, type Row, toEndpoint } from '../rows.js';
+import type { Db } from './immediate.js';
 import { createSchema, type SqliteTables, sqliteTables } from './schema.js';
 import { turnWrites, type WriteInTurn } from './turn-writes.js';
 
-export type Db = BetterSqlite3.Database;
+export { type Db, immediateOn } from './immediate.js';
 export type { SqliteTables };
-
-/**
- * `fn` as a `BEGIN IMMEDIATE` transaction of the connection it is given (a savepoint inside a
- * caller's transaction), made once per connection: building a transaction function per call is
- * measurable on the claim, completion and enqueue paths.
- */
-export function immediateOn<A extends unknown[], R>(
-  fn: (d: Db, ...args: A) => R,
-): (d: Db) => (d: Db, ...args: A) => R {
-  const made = new WeakMap<Db, (d: Db, ...args: A) => R>();
-  return (d) => {
-    let run = made.get(d);
-    if (run === undefined) {
-      run = d.transaction(fn).immediate;
-      made.set(d, run);
-    }
-    return run;
-  };
-}
 
 export const sqliteColumns: Columns = {
   time: (v) => v as number,

@@ -7,14 +7,11 @@
  * first touches to a statement journal, which cost more than the commit it saved. If one throws,
  * the turn's transaction is rolled back and each write runs again alone, in a transaction of its
  * own, so a failing write fails alone and the others still commit (if `BEGIN` fails, they all
- * do). `first` writes (completions) run
- * before the others, so a claim in the same turn sees the deliveries they finished (the next of an
- * ordering key is due at once). A write must therefore be a function of the database alone: it may
- * run twice, the first time rolled back.
+ * do). A write must therefore be a function of the database alone: it may run twice, the first time
+ * rolled back. `first` writes (completions) run before the others, so a claim in the same turn sees
+ * the deliveries they finished (the next of an ordering key is due at once).
  */
-import type { BetterSqlite3 } from '../../../drivers/better-sqlite3.js';
-
-type Db = BetterSqlite3.Database;
+import { type Db, immediateOn } from './immediate.js';
 
 interface Write {
   readonly run: (d: Db) => unknown;
@@ -31,23 +28,13 @@ export function turnWrites(db: () => Promise<Db>): WriteInTurn {
   let scheduled = false;
   /** Set inside the turn's transaction: false after a failure means `BEGIN` itself failed. */
   let begun = false;
-  const made = new WeakMap<Db, { all: (writes: Write[]) => void; one: (write: Write) => void }>();
-  const transactionsOf = (d: Db) => {
-    let tx = made.get(d);
-    if (tx === undefined) {
-      tx = {
-        all: d.transaction((writes: Write[]) => {
-          begun = true;
-          for (const write of writes) write.value = write.run(d);
-        }).immediate,
-        one: d.transaction((write: Write) => {
-          write.value = write.run(d);
-        }).immediate,
-      };
-      made.set(d, tx);
-    }
-    return tx;
-  };
+  const all = immediateOn((d: Db, writes: Write[]) => {
+    begun = true;
+    for (const write of writes) write.value = write.run(d);
+  });
+  const one = immediateOn((d: Db, write: Write) => {
+    write.value = write.run(d);
+  });
 
   const flush = async (): Promise<void> => {
     scheduled = false;
@@ -61,10 +48,9 @@ export function turnWrites(db: () => Promise<Db>): WriteInTurn {
       for (const write of writes) write.reject(error);
       return;
     }
-    const run = transactionsOf(d);
     begun = false;
     try {
-      run.all(writes);
+      all(d)(d, writes);
       for (const write of writes) write.resolve(write.value);
       return;
     } catch (error) {
@@ -77,7 +63,7 @@ export function turnWrites(db: () => Promise<Db>): WriteInTurn {
     // Rolled back: each on its own, so only what fails alone fails.
     for (const write of writes) {
       try {
-        run.one(write);
+        one(d)(d, write);
       } catch (error) {
         write.reject(error);
         continue;
