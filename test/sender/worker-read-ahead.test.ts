@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClaimedDelivery } from '../../runtime/deliver/outbox.js';
+import type { ClaimedDelivery, Outbox } from '../../runtime/deliver/outbox.js';
 import { createSender } from '../../runtime/deliver/sender.js';
 import { sqliteOutbox } from '../../runtime/deliver/sqlite-outbox.js';
 import { createWorker } from '../../runtime/deliver/worker.js';
@@ -21,7 +21,15 @@ afterAll(async () => {
   for (const server of servers) await server.close();
 });
 
-async function backlog(name: string, count: number, options: { concurrency: number; perEndpoint?: number }) {
+interface BacklogOptions {
+  readonly concurrency: number;
+  readonly perEndpoint?: number;
+  readonly timeoutMs?: number;
+  /** Called with the outbox before the worker starts (to wrap its methods). */
+  readonly watch?: (outbox: Outbox) => void;
+}
+
+async function backlog(name: string, count: number, options: BacklogOptions) {
   let inFlight = 0;
   let maxInFlight = 0;
   const server = await startServer(async (req, res) => {
@@ -38,12 +46,14 @@ async function backlog(name: string, count: number, options: { concurrency: numb
   await manager.register({ url: `${server.url}/hooks`, events: ['pet.adopted'] });
   const sender = createSender(contract, { outbox });
   for (let i = 0; i < count; i++) await sender.send('pet.adopted', { petId: `p${i}`, by: 'w' });
+  options.watch?.(outbox);
   const worker = createWorker({
     outbox,
     contract,
     urlPolicy: LOCAL,
     concurrency: options.concurrency,
     ...(options.perEndpoint ? { perEndpointConcurrency: options.perEndpoint } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     // Long enough that a single wait per claim would blow the deadline below many times over.
     pollIntervalMs: 2000,
   });
@@ -108,46 +118,29 @@ describe('ClaimedQueue', () => {
 
 describe('claims under a backlog', () => {
   it('take a whole round each, hold at most three rounds, and lease for three attempts', async () => {
-    const server = await startServer(async (req, res) => {
-      await readBody(req);
-      await new Promise((r) => setTimeout(r, 2));
-      res.end('ok');
-    });
-    servers.push(server);
-    const outbox = sqliteOutbox(path.join(dir, 'rounds.db'));
-    const contract = petContract();
-    const manager = createEndpointManager({ outbox, contract, urlPolicy: LOCAL });
-    await manager.register({ url: `${server.url}/hooks`, events: ['pet.adopted'] });
-    const sender = createSender(contract, { outbox });
     const count = 200;
-    for (let i = 0; i < count; i++) await sender.send('pet.adopted', { petId: `p${i}`, by: 'w' });
     const sizes: number[] = [];
     const leases: number[] = [];
     let held = 0;
     let maxHeld = 0;
-    const claim = outbox.claim.bind(outbox);
-    const complete = outbox.complete.bind(outbox);
-    outbox.claim = async (options) => {
-      leases.push(options.leaseMs);
-      const batch = await claim(options);
-      if (batch.length > 0) sizes.push(batch.length);
-      held += batch.length;
-      maxHeld = Math.max(maxHeld, held);
-      return batch;
+    const watch = (outbox: Outbox) => {
+      const claim = outbox.claim.bind(outbox);
+      const complete = outbox.complete.bind(outbox);
+      outbox.claim = async (options) => {
+        leases.push(options.leaseMs);
+        const batch = await claim(options);
+        if (batch.length > 0) sizes.push(batch.length);
+        held += batch.length;
+        maxHeld = Math.max(maxHeld, held);
+        return batch;
+      };
+      outbox.complete = async (input) => {
+        held--;
+        return complete(input);
+      };
     };
-    outbox.complete = async (input) => {
-      held--;
-      return complete(input);
-    };
-    const worker = createWorker({ outbox, contract, urlPolicy: LOCAL, concurrency: 8, timeoutMs: 20_000 });
-    worker.start();
-    const started = performance.now();
-    while ((await outbox.listDeliveries({ status: 'succeeded', limit: count })).length < count) {
-      if (performance.now() - started > 15_000) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    await worker.stop();
-    await outbox.close();
+    const { deliveries } = await backlog('rounds', count, { concurrency: 8, timeoutMs: 20_000, watch });
+    expect(deliveries.every((d) => d.status === 'succeeded' && d.attempts === 1)).toBe(true);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(count);
     // The first claim fills the empty worker; every later one takes a round (8), the last the rest.
     expect(sizes.slice(1, -1).every((n) => n === 8)).toBe(true);
