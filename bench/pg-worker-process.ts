@@ -19,7 +19,9 @@
  * `graphile`: graphile-worker's `run()` in the run's layout (bench/lib/graphile-layouts.ts), the task
  * POSTing the body the same way.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector';
 import readline from 'node:readline';
 import type { Runner } from 'graphile-worker';
 import pg from 'pg';
@@ -267,8 +269,6 @@ const profileDir = process.env.BENCH_WORKER_PROFILE_DIR;
 const profiler = profileDir === undefined ? undefined : await startProfiler(profileDir);
 
 async function startProfiler(dir: string): Promise<{ start(): Promise<void>; stop(): Promise<void> }> {
-  const inspector = await import('node:inspector');
-  const fs = await import('node:fs');
   const session = new inspector.Session();
   session.connect();
   const post = (method: string) =>
